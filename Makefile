@@ -1,0 +1,72 @@
+# Apogee: the two commands that do everything on a fresh Debian 12 machine.
+#   make run   installs what is missing, builds Release, starts the server (data in ./data)
+#   make test  installs, builds, runs every test (unit, ASan+UBSan unit, fuzz smoke, integration, compat)
+
+JOBS ?= 2
+BUILD_DIR ?= build/release
+ASAN_DIR ?= build/asan
+FUZZ_DIR ?= build/fuzz
+FUZZ_SECONDS ?= 10
+GENERATOR := -G Ninja
+
+# ccache keyed on paths relative to the checkout, so a fresh clone (CI) hits the cache.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
+export CCACHE_MAXSIZE ?= 5G
+
+.PHONY: all deps build build-asan build-fuzz run run-namesrv test test-unit test-asan test-fuzz \
+        test-integration bench format check-deps clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release
+
+build: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+$(ASAN_DIR)/build.ninja:
+	cmake -S . -B $(ASAN_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 \
+	  -DAPOGEE_SANITIZE=ON -DAPOGEE_BUILD_APPS=OFF -DAPOGEE_BUILD_BENCH=OFF
+
+build-asan: deps $(ASAN_DIR)/build.ninja
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+
+$(FUZZ_DIR)/build.ninja:
+	CXX=clang++ cmake -S . -B $(FUZZ_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPOGEE_FUZZ=ON
+
+build-fuzz: deps $(FUZZ_DIR)/build.ninja
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+
+# Starts the server in the foreground with its data under ./data.
+run: build
+	@bash scripts/run.sh $(BUILD_DIR)
+
+check-deps:
+	@bash scripts/check-deps.sh
+
+test-fuzz: build-fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/run-fuzzers.sh $(FUZZ_DIR)
+
+test-asan: build-asan
+	cd $(ASAN_DIR) && ctest -j $(JOBS) --output-on-failure -L unit
+
+test-unit: build
+	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure -L unit
+
+# Everything: dependency rule, fuzz smoke, sanitizer unit tests, then the full suite
+# (unit, integration, compat) on the Release build.
+test: check-deps test-fuzz test-asan build
+	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure
+
+bench: build
+	@bash scripts/run-benchmarks.sh $(BUILD_DIR)
+
+format:
+	find src include apps tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+
+clean:
+	rm -rf build

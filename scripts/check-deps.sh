@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Fails when a source file includes a module its module may not use (architecture.md).
+# CMake's per-module include directories already make such an include fail to compile;
+# this check names the offending line directly and also covers headers no target compiles.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+declare -A allowed=(
+  [base]=""
+  [env]="base"
+  [message]="base"
+  [net]="base"
+  [store]="base env message"
+  [protocol]="base message"
+  [remoting]="base net protocol"
+  [ha]="base net store"
+  [namesrv]="base remoting protocol"
+  [client]="base remoting protocol message"
+  [broker]="base store ha remoting protocol message env"
+  [admin]="base client protocol"
+)
+modules="${!allowed[*]}"
+bad=0
+for mod in "${!allowed[@]}"; do
+  [ -d "src/$mod" ] || continue
+  while IFS= read -r line; do
+    file=${line%%:*}
+    inc=$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<<"${line#*:}")
+    [ "$inc" = "$mod" ] && continue
+    case " $modules " in *" $inc "*) ;; *) continue ;; esac
+    case " ${allowed[$mod]} " in
+      *" $inc "*) ;;
+      *) echo "check-deps: $file includes $inc/, but $mod may use only: ${allowed[$mod]:-nothing}"; bad=1 ;;
+    esac
+  done < <(grep -rHE '^#include "[a-z_]+/' "src/$mod" || true)
+done
+# The public API includes nothing internal.
+if grep -rnE '^#include "(base|env|message|store|protocol|net|remoting|ha|namesrv|broker|client|admin)/' include/ 2>/dev/null; then
+  echo "check-deps: include/apogee must not include internal headers"; bad=1
+fi
+[ $bad -eq 0 ] && echo "check-deps: ok"
+exit $bad

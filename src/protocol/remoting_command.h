@@ -1,0 +1,124 @@
+// RemotingCommand: one request or response of RocketMQ's remoting protocol, as plain
+// data, and the codec between it and the bytes of a frame. No IO here: the remoting
+// module splits the byte stream into frames and calls DecodeCommand / EncodeCommand.
+//
+// Frame (protocol-remoting.md §2.1), all big-endian:
+//   int32 L (excludes itself) | int32 (serializeType << 24 | headerLength) | header | body
+// Header serializations: JSON (0, what every client sends) and ROCKETMQ binary (1).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+
+namespace apogee::protocol {
+
+enum class SerializeType : uint8_t { kJson = 0, kRocketMQ = 1 };
+
+// RQ:rp/LanguageCode.java. In JSON headers the name is sent, in binary the byte.
+enum class LanguageCode : uint8_t {
+  kJava = 0, kCpp = 1, kDotnet = 2, kPython = 3, kDelphi = 4, kErlang = 5, kRuby = 6,
+  kOther = 7, kHttp = 8, kGo = 9, kPhp = 10, kOms = 11, kRust = 12, kNodeJs = 13,
+};
+std::string_view LanguageName(LanguageCode code);
+// Unknown names map to kOther (Java would fail; we are liberal in what we accept).
+LanguageCode LanguageFromName(std::string_view name);
+
+// Flag bits (RQ:rp/RemotingCommand.java).
+inline constexpr int32_t kFlagResponse = 0x1;
+inline constexpr int32_t kFlagOneway = 0x2;
+
+// The version Apogee puts in every command it sends: V4_9_4 (401). It must be >= 401 so
+// Java clients keep SQL92 filtering on and expect standard JSON route data (§3.3).
+inline constexpr int32_t kApogeeVersion = 401;
+
+// The "custom header": string keys to string values, in insertion order. Values that
+// arrived as JSON numbers or booleans are stored in Java toString() form ("12", "true").
+// Small (a dozen entries), so a flat vector beats a map.
+class ExtFields {
+ public:
+  using Entry = std::pair<std::string, std::string>;
+
+  // Sets or replaces.
+  void Set(std::string_view key, std::string value);
+  std::optional<std::string_view> Get(std::string_view key) const;
+  bool Has(std::string_view key) const { return Get(key).has_value(); }
+  bool Erase(std::string_view key);
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  void clear() { entries_.clear(); }
+  std::vector<Entry>::const_iterator begin() const { return entries_.begin(); }
+  std::vector<Entry>::const_iterator end() const { return entries_.end(); }
+  bool operator==(const ExtFields&) const = default;
+
+ private:
+  std::vector<Entry> entries_;
+};
+
+// A body that lives elsewhere (e.g. CommitLog records in mapped memory, for a pull
+// response sent by scatter-gather). `keepalive` holds whatever keeps the bytes valid
+// until the frame has been written.
+struct BodySegments {
+  std::vector<std::string_view> segments;
+  std::shared_ptr<const void> keepalive;
+  size_t TotalSize() const;
+};
+
+struct RemotingCommand {
+  int32_t code = 0;
+  LanguageCode language = LanguageCode::kJava;
+  int32_t version = 0;
+  int32_t opaque = 0;
+  int32_t flag = 0;
+  std::optional<std::string> remark;
+  // Whether the sender put an extFields member at all (Java skips required-field checks
+  // when it is absent, §3.6).
+  bool has_ext_fields = false;
+  ExtFields ext_fields;
+  // Owned body bytes, sent first.
+  std::string body;
+  // Borrowed body bytes, sent after `body` (responses only; never decoded into).
+  BodySegments body_segments;
+  // The header serialization this command came in, or will go out, as.
+  SerializeType serialize_type = SerializeType::kJson;
+
+  bool IsResponse() const { return (flag & kFlagResponse) != 0; }
+  bool IsOneway() const { return (flag & kFlagOneway) != 0; }
+  size_t BodySize() const { return body.size() + body_segments.TotalSize(); }
+
+  // A request Apogee sends: language JAVA (every peer treats it like a Java peer),
+  // version kApogeeVersion, JSON header.
+  static RemotingCommand MakeRequest(int32_t code);
+  // A response to `request`: same opaque, response flag, and the request's
+  // serialization (JSON when in doubt, §2.4).
+  static RemotingCommand MakeResponse(const RemotingCommand& request, int32_t code,
+                                      std::optional<std::string> remark = std::nullopt);
+};
+
+struct DecodeLimits {
+  // Largest accepted value of L, as Netty's LengthFieldBasedFrameDecoder with
+  // maxFrameLength 16 MiB (the 4 length bytes count against the limit).
+  uint32_t max_frame_length = 16 * 1024 * 1024;
+};
+
+// Decodes one frame given everything after the 4-byte length L (so frame.size() == L).
+// Corruption with a reason for: header length past the frame end, an unknown
+// serialization type, an unparsable header.
+Result<RemotingCommand> DecodeCommand(std::string_view frame);
+
+// Appends the frame prefix (L and header-length word), the encoded header and the owned
+// body to `out`. body_segments are not copied: the caller sends them after `out`.
+// The header is encoded in command.serialize_type; extFields values are emitted as
+// JSON strings.
+void EncodeCommand(const RemotingCommand& command, std::string* out);
+
+// Only the header bytes (no frame prefix), in the given serialization.
+std::string EncodeHeader(const RemotingCommand& command, SerializeType type);
+
+}  // namespace apogee::protocol
