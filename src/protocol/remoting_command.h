@@ -29,6 +29,8 @@ enum class LanguageCode : uint8_t {
 std::string_view LanguageName(LanguageCode code);
 // Unknown names map to kOther (Java would fail; we are liberal in what we accept).
 LanguageCode LanguageFromName(std::string_view name);
+// The binary header carries the code byte; unknown bytes map to kOther.
+LanguageCode LanguageFromCode(uint8_t code);
 
 // Flag bits (RQ:rp/RemotingCommand.java).
 inline constexpr int32_t kFlagResponse = 0x1;

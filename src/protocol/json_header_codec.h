@@ -1,0 +1,24 @@
+// The JSON header serialization (type 0) of RemotingCommand: what every client sends.
+// Internal to the protocol module; users call DecodeCommand / EncodeCommand.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "protocol/remoting_command.h"
+
+namespace apogee::protocol {
+
+// Fills the header fields of `command` (not the body) from a JSON header.
+// Liberal as fastjson is in what real peers send: any JSON scalar as an extFields value
+// (kept in Java toString form), null = absent, missing remark/extFields/flag/version,
+// unknown keys and unknown language names. Corruption with a reason otherwise.
+Status DecodeJsonHeader(std::string_view header, RemotingCommand* command);
+
+// Appends the compact JSON header. Keys sorted as fastjson writes them; extFields values
+// always JSON strings (C++ and Go clients read nothing else); remark omitted when null;
+// extFields omitted when the command has none.
+void EncodeJsonHeader(const RemotingCommand& command, std::string* out);
+
+}  // namespace apogee::protocol

@@ -1,0 +1,158 @@
+#include "protocol/remoting_command.h"
+
+#include <array>
+#include <cassert>
+#include <string>
+
+#include "base/coding.h"
+#include "protocol/json_header_codec.h"
+#include "protocol/remoting_format.h"
+#include "protocol/rocketmq_header_codec.h"
+
+namespace apogee::protocol {
+namespace {
+
+// Indexed by LanguageCode (RQ:rp/LanguageCode.java enum names).
+constexpr std::array<std::string_view, 14> kLanguageNames = {
+    "JAVA", "CPP", "DOTNET", "PYTHON", "DELPHI", "ERLANG", "RUBY",
+    "OTHER", "HTTP", "GO", "PHP", "OMS", "RUST", "NODE_JS",
+};
+
+void EncodeHeaderInto(const RemotingCommand& command, SerializeType type, std::string* out) {
+  if (type == SerializeType::kRocketMQ) {
+    EncodeRocketMQHeader(command, out);
+  } else {
+    EncodeJsonHeader(command, out);
+  }
+}
+
+}  // namespace
+
+std::string_view LanguageName(LanguageCode code) {
+  const auto index = static_cast<size_t>(code);
+  return index < kLanguageNames.size() ? kLanguageNames[index] : "OTHER";
+}
+
+LanguageCode LanguageFromName(std::string_view name) {
+  for (size_t i = 0; i < kLanguageNames.size(); ++i) {
+    if (kLanguageNames[i] == name) return static_cast<LanguageCode>(i);
+  }
+  return LanguageCode::kOther;
+}
+
+LanguageCode LanguageFromCode(uint8_t code) {
+  return code < kLanguageNames.size() ? static_cast<LanguageCode>(code) : LanguageCode::kOther;
+}
+
+void ExtFields::Set(std::string_view key, std::string value) {
+  for (auto& entry : entries_) {
+    if (entry.first == key) {
+      entry.second = std::move(value);
+      return;
+    }
+  }
+  entries_.emplace_back(std::string(key), std::move(value));
+}
+
+std::optional<std::string_view> ExtFields::Get(std::string_view key) const {
+  for (const auto& entry : entries_) {
+    if (entry.first == key) return std::string_view(entry.second);
+  }
+  return std::nullopt;
+}
+
+bool ExtFields::Erase(std::string_view key) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->first == key) {
+      entries_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+size_t BodySegments::TotalSize() const {
+  size_t total = 0;
+  for (std::string_view segment : segments) total += segment.size();
+  return total;
+}
+
+RemotingCommand RemotingCommand::MakeRequest(int32_t code) {
+  RemotingCommand command;
+  command.code = code;
+  command.language = LanguageCode::kJava;
+  command.version = kApogeeVersion;
+  command.serialize_type = SerializeType::kJson;
+  return command;
+}
+
+RemotingCommand RemotingCommand::MakeResponse(const RemotingCommand& request, int32_t code,
+                                              std::optional<std::string> remark) {
+  RemotingCommand command;
+  command.code = code;
+  command.language = LanguageCode::kJava;
+  command.version = kApogeeVersion;
+  command.opaque = request.opaque;
+  command.flag = kFlagResponse;
+  command.remark = std::move(remark);
+  command.serialize_type = request.serialize_type;
+  return command;
+}
+
+Result<RemotingCommand> DecodeCommand(std::string_view frame) {
+  ByteReader reader(frame);
+  uint32_t header_word = 0;
+  if (!reader.ReadU32(&header_word)) {
+    return Status::Corruption("frame of " + std::to_string(frame.size()) +
+                              " bytes has no header length word");
+  }
+  const uint32_t type = header_word >> kSerializeTypeShift;
+  const size_t header_length = header_word & kHeaderLengthMask;
+  if (header_length > reader.remaining()) {
+    return Status::Corruption("header length " + std::to_string(header_length) +
+                              " is past the frame end (" + std::to_string(reader.remaining()) +
+                              " bytes after the header word)");
+  }
+  std::string_view header;
+  reader.ReadBytes(header_length, &header);
+
+  RemotingCommand command;
+  if (type == static_cast<uint32_t>(SerializeType::kJson)) {
+    command.serialize_type = SerializeType::kJson;
+    APOGEE_RETURN_IF_ERROR(DecodeJsonHeader(header, &command));
+  } else if (type == static_cast<uint32_t>(SerializeType::kRocketMQ)) {
+    command.serialize_type = SerializeType::kRocketMQ;
+    APOGEE_RETURN_IF_ERROR(DecodeRocketMQHeader(header, &command));
+  } else {
+    return Status::Corruption("unknown header serialize type " + std::to_string(type) +
+                              " (0 = JSON, 1 = ROCKETMQ)");
+  }
+  std::string_view body;
+  reader.ReadBytes(reader.remaining(), &body);
+  command.body.assign(body);
+  return command;
+}
+
+void EncodeCommand(const RemotingCommand& command, std::string* out) {
+  const size_t start = out->size();
+  out->append(kFrameLengthFieldSize + kHeaderWordSize, '\0');
+  EncodeHeaderInto(command, command.serialize_type, out);
+  const size_t header_length = out->size() - start - kFrameLengthFieldSize - kHeaderWordSize;
+  // A header cannot exceed 16 MiB: values come from our own code, never a peer's bulk data.
+  assert(header_length <= kMaxHeaderLength);
+  const size_t frame_length = kHeaderWordSize + header_length + command.BodySize();
+  ByteWriter writer(out);
+  writer.PatchU32(start, static_cast<uint32_t>(frame_length));
+  writer.PatchU32(start + kFrameLengthFieldSize,
+                  (static_cast<uint32_t>(command.serialize_type) << kSerializeTypeShift) |
+                      static_cast<uint32_t>(header_length & kHeaderLengthMask));
+  out->append(command.body);
+}
+
+std::string EncodeHeader(const RemotingCommand& command, SerializeType type) {
+  std::string header;
+  EncodeHeaderInto(command, type, &header);
+  return header;
+}
+
+}  // namespace apogee::protocol

@@ -1,0 +1,214 @@
+#include "protocol/remoting_command.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace apogee::protocol {
+namespace {
+
+// protocol-remoting.md §2.1 worked example: GET_ROUTEINFO_BY_TOPIC, topic TopicTest,
+// opaque 7, version 479, as Java 5.3.3 writes it.
+constexpr std::string_view kGoldenJsonHeader =
+    R"({"code":105,"extFields":{"topic":"TopicTest"},"flag":0,"language":"JAVA","opaque":7,)"
+    R"("serializeTypeCurrentRPC":"JSON","version":479})";
+
+std::string GoldenJsonFrame() {
+  std::string frame("\x00\x00\x00\x87\x00\x00\x00\x83", 8);
+  frame.append(kGoldenJsonHeader);
+  return frame;
+}
+
+std::string GoldenBinaryFrame() {
+  const unsigned char bytes[] = {
+      0x00, 0x00, 0x00, 0x2d, 0x01, 0x00, 0x00, 0x29,  // L = 45, type 1, header 41
+      0x00, 0x69,                                      // code 105
+      0x00,                                            // JAVA
+      0x01, 0xdf,                                      // version 479
+      0x00, 0x00, 0x00, 0x07,                          // opaque
+      0x00, 0x00, 0x00, 0x00,                          // flag
+      0x00, 0x00, 0x00, 0x00,                          // no remark
+      0x00, 0x00, 0x00, 0x14,                          // map block 20 bytes
+      0x00, 0x05, 't', 'o', 'p', 'i', 'c',
+      0x00, 0x00, 0x00, 0x09, 'T', 'o', 'p', 'i', 'c', 'T', 'e', 's', 't',
+  };
+  return std::string(reinterpret_cast<const char*>(bytes), sizeof(bytes));
+}
+
+RemotingCommand GoldenCommand(SerializeType type) {
+  RemotingCommand command;
+  command.code = 105;
+  command.language = LanguageCode::kJava;
+  command.version = 479;
+  command.opaque = 7;
+  command.has_ext_fields = true;
+  command.ext_fields.Set("topic", "TopicTest");
+  command.serialize_type = type;
+  return command;
+}
+
+void ExpectSameHeader(const RemotingCommand& a, const RemotingCommand& b) {
+  EXPECT_EQ(a.code, b.code);
+  EXPECT_EQ(a.language, b.language);
+  EXPECT_EQ(a.version, b.version);
+  EXPECT_EQ(a.opaque, b.opaque);
+  EXPECT_EQ(a.flag, b.flag);
+  EXPECT_EQ(a.remark, b.remark);
+  EXPECT_EQ(a.has_ext_fields, b.has_ext_fields);
+  EXPECT_EQ(a.ext_fields, b.ext_fields);
+  EXPECT_EQ(a.serialize_type, b.serialize_type);
+}
+
+TEST(RemotingCommandTest, EncodesGoldenJsonFrame) {
+  std::string out;
+  EncodeCommand(GoldenCommand(SerializeType::kJson), &out);
+  EXPECT_EQ(out, GoldenJsonFrame());
+}
+
+TEST(RemotingCommandTest, EncodesGoldenBinaryFrame) {
+  std::string out;
+  EncodeCommand(GoldenCommand(SerializeType::kRocketMQ), &out);
+  EXPECT_EQ(out, GoldenBinaryFrame());
+}
+
+TEST(RemotingCommandTest, DecodesGoldenFramesOfBothSerializations) {
+  for (const auto& [frame, type] : {std::pair{GoldenJsonFrame(), SerializeType::kJson},
+                                    std::pair{GoldenBinaryFrame(), SerializeType::kRocketMQ}}) {
+    Result<RemotingCommand> decoded = DecodeCommand(std::string_view(frame).substr(4));
+    ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+    ExpectSameHeader(*decoded, GoldenCommand(type));
+    EXPECT_TRUE(decoded->body.empty());
+    EXPECT_FALSE(decoded->IsResponse());
+  }
+}
+
+TEST(RemotingCommandTest, EncodeAppendsAndCarriesBody) {
+  RemotingCommand command = GoldenCommand(SerializeType::kJson);
+  command.body = "hello";
+  std::string out = "prefix";
+  EncodeCommand(command, &out);
+  ASSERT_EQ(out.substr(0, 6), "prefix");
+  std::string_view frame = std::string_view(out).substr(6);
+  EXPECT_EQ(frame.size(), 4 + 4 + kGoldenJsonHeader.size() + 5);
+  Result<RemotingCommand> decoded = DecodeCommand(frame.substr(4));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->body, "hello");
+}
+
+TEST(RemotingCommandTest, FrameLengthCountsBodySegmentsButDoesNotCopyThem) {
+  RemotingCommand command = GoldenCommand(SerializeType::kJson);
+  command.body = "ab";
+  auto storage = std::make_shared<std::string>("cdef");
+  command.body_segments.segments = {std::string_view(*storage).substr(0, 1),
+                                    std::string_view(*storage).substr(1)};
+  command.body_segments.keepalive = storage;
+  EXPECT_EQ(command.BodySize(), 6u);
+  std::string out;
+  EncodeCommand(command, &out);
+  EXPECT_EQ(out.size(), 8 + kGoldenJsonHeader.size() + 2);
+  const uint32_t length = (uint32_t{static_cast<uint8_t>(out[2])} << 8) | static_cast<uint8_t>(out[3]);
+  EXPECT_EQ(length, 4 + kGoldenJsonHeader.size() + 6);
+  // The receiver sees the owned body followed by the segments.
+  std::string received = out + "cdef";
+  Result<RemotingCommand> decoded = DecodeCommand(std::string_view(received).substr(4));
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded->body, "abcdef");
+}
+
+TEST(RemotingCommandTest, EncodeHeaderHasNoFramePrefix) {
+  EXPECT_EQ(EncodeHeader(GoldenCommand(SerializeType::kRocketMQ), SerializeType::kJson),
+            kGoldenJsonHeader);
+  EXPECT_EQ(EncodeHeader(GoldenCommand(SerializeType::kJson), SerializeType::kRocketMQ),
+            GoldenBinaryFrame().substr(8));
+}
+
+TEST(RemotingCommandTest, MakeRequestUsesJavaLanguageAndApogeeVersion) {
+  RemotingCommand request = RemotingCommand::MakeRequest(105);
+  EXPECT_EQ(request.code, 105);
+  EXPECT_EQ(request.language, LanguageCode::kJava);
+  EXPECT_EQ(request.version, kApogeeVersion);
+  EXPECT_EQ(request.flag, 0);
+  EXPECT_FALSE(request.IsResponse());
+  EXPECT_EQ(request.serialize_type, SerializeType::kJson);
+}
+
+TEST(RemotingCommandTest, MakeResponseMirrorsOpaqueAndSerialization) {
+  RemotingCommand request = GoldenCommand(SerializeType::kRocketMQ);
+  request.flag = kFlagOneway;
+  RemotingCommand response = RemotingCommand::MakeResponse(request, 17, "topic not exist");
+  EXPECT_EQ(response.code, 17);
+  EXPECT_EQ(response.opaque, 7);
+  EXPECT_TRUE(response.IsResponse());
+  EXPECT_FALSE(response.IsOneway());
+  EXPECT_EQ(response.remark, "topic not exist");
+  EXPECT_EQ(response.serialize_type, SerializeType::kRocketMQ);
+  EXPECT_EQ(response.version, kApogeeVersion);
+  EXPECT_FALSE(response.has_ext_fields);
+}
+
+TEST(RemotingCommandTest, RejectsFrameWithoutHeaderWord) {
+  Result<RemotingCommand> decoded = DecodeCommand(std::string_view("\x00\x00", 2));
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_TRUE(decoded.status().IsCorruption());
+  EXPECT_NE(decoded.status().message().find("no header length word"), std::string::npos);
+}
+
+TEST(RemotingCommandTest, RejectsHeaderLengthPastFrameEnd) {
+  std::string frame = GoldenJsonFrame().substr(4);
+  frame.pop_back();
+  Result<RemotingCommand> decoded = DecodeCommand(frame);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_TRUE(decoded.status().IsCorruption());
+  EXPECT_NE(decoded.status().message().find("past the frame end"), std::string::npos);
+}
+
+TEST(RemotingCommandTest, RejectsUnknownSerializeType) {
+  std::string frame = GoldenJsonFrame().substr(4);
+  frame[0] = 2;
+  Result<RemotingCommand> decoded = DecodeCommand(frame);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_TRUE(decoded.status().IsCorruption());
+  EXPECT_NE(decoded.status().message().find("serialize type 2"), std::string::npos);
+}
+
+TEST(RemotingCommandTest, RejectsUnparsableHeader) {
+  std::string frame("\x00\x00\x00\x05{code", 9);
+  Result<RemotingCommand> decoded = DecodeCommand(frame);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_TRUE(decoded.status().IsCorruption());
+  EXPECT_NE(decoded.status().message().find("JSON header"), std::string::npos);
+}
+
+TEST(RemotingCommandTest, LanguageNamesRoundTrip) {
+  for (uint8_t code = 0; code <= 13; ++code) {
+    const LanguageCode language = LanguageFromCode(code);
+    EXPECT_EQ(static_cast<uint8_t>(language), code);
+    EXPECT_EQ(LanguageFromName(LanguageName(language)), language);
+  }
+  EXPECT_EQ(LanguageName(LanguageCode::kNodeJs), "NODE_JS");
+  EXPECT_EQ(LanguageName(LanguageCode::kCpp), "CPP");
+  EXPECT_EQ(LanguageFromName("COBOL"), LanguageCode::kOther);
+  EXPECT_EQ(LanguageFromName("java"), LanguageCode::kOther);  // enum names are case-sensitive
+  EXPECT_EQ(LanguageFromCode(99), LanguageCode::kOther);
+}
+
+TEST(ExtFieldsTest, SetReplacesGetFindsEraseRemoves) {
+  ExtFields fields;
+  EXPECT_TRUE(fields.empty());
+  fields.Set("a", "1");
+  fields.Set("b", "2");
+  fields.Set("a", "3");
+  EXPECT_EQ(fields.size(), 2u);
+  EXPECT_EQ(fields.Get("a"), "3");
+  EXPECT_TRUE(fields.Has("b"));
+  EXPECT_FALSE(fields.Get("c").has_value());
+  EXPECT_TRUE(fields.Erase("a"));
+  EXPECT_FALSE(fields.Erase("a"));
+  EXPECT_EQ(fields.size(), 1u);
+  EXPECT_EQ(fields.begin()->first, "b");
+  fields.clear();
+  EXPECT_TRUE(fields.empty());
+}
+
+}  // namespace
+}  // namespace apogee::protocol
