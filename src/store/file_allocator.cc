@@ -1,0 +1,112 @@
+#include "store/file_allocator.h"
+
+#include "base/clock.h"
+#include "base/logging.h"
+
+namespace apogee::store {
+
+FileAllocator::FileAllocator(bool warm) : ServiceThread("FileAllocator"), warm_(warm) {}
+
+FileAllocator::~FileAllocator() { Shutdown(); }
+
+void FileAllocator::Prepare(env::Env* env, const std::string& path, int64_t start_offset,
+                            int64_t size) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (requests_.count(path)) return;
+    auto req = std::make_shared<Request>(Request{env, path, start_offset, size});
+    requests_[path] = req;
+    pending_.push_back(req);
+  }
+  Wakeup();
+}
+
+Result<std::shared_ptr<MappedFile>> FileAllocator::CreateFile(const Request& r) const {
+  APOGEE_ASSIGN_OR_RETURN(auto file, MappedFile::Create(r.env, r.path, r.start_offset, r.size));
+  if (warm_) {
+    int64_t begin = SteadyMillis();
+    Status s = file->Warm();
+    if (!s.ok()) return s;
+    GetLogger("store")->debug("warmed {} ({} bytes) in {} ms", r.path, r.size,
+                              SteadyMillis() - begin);
+  }
+  return file;
+}
+
+Result<std::shared_ptr<MappedFile>> FileAllocator::Take(env::Env* env, const std::string& path,
+                                                        int64_t start_offset, int64_t size) {
+  std::shared_ptr<Request> req;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    auto it = requests_.find(path);
+    if (it != requests_.end()) {
+      req = it->second;
+      // Not started yet: take it off the queue and create it here rather than wait.
+      for (auto p = pending_.begin(); p != pending_.end(); ++p) {
+        if (*p == req) {
+          pending_.erase(p);
+          requests_.erase(it);
+          req.reset();
+          break;
+        }
+      }
+      if (req) {
+        done_cv_.wait(lock, [&] { return req->done; });
+        requests_.erase(path);
+        if (req->result.ok()) return req->result;
+        GetLogger("store")->warn("background creation of {} failed ({}); retrying inline", path,
+                                 req->result.status().ToString());
+      }
+    }
+  }
+  // Inline creation skips warming: the caller is on the put path.
+  return MappedFile::Create(env, path, start_offset, size);
+}
+
+void FileAllocator::DiscardPrepared() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (auto& req : pending_) {
+    req->result = Status::Aborted("discarded before creation");
+    req->done = true;
+  }
+  pending_.clear();
+  for (auto& [path, req] : requests_) {
+    done_cv_.wait(lock, [&] { return req->done; });
+    if (req->result.ok()) (void)req->result.value()->Destroy();
+  }
+  requests_.clear();
+}
+
+void FileAllocator::Run() {
+  while (!stopped()) {
+    std::shared_ptr<Request> req;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!pending_.empty()) {
+        req = pending_.front();
+        pending_.pop_front();
+      }
+    }
+    if (!req) {
+      WaitForRunning(1000);
+      continue;
+    }
+    Result<std::shared_ptr<MappedFile>> result = CreateFile(*req);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      req->result = std::move(result);
+      req->done = true;
+    }
+    done_cv_.notify_all();
+  }
+  // Release anyone waiting on a request that will never run.
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& req : pending_) {
+    req->result = Status::Aborted("file allocator stopped");
+    req->done = true;
+  }
+  pending_.clear();
+  done_cv_.notify_all();
+}
+
+}  // namespace apogee::store

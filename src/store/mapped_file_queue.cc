@@ -1,0 +1,177 @@
+#include "store/mapped_file_queue.h"
+
+#include <fmt/format.h>
+
+#include "store/file_allocator.h"
+
+namespace apogee::store {
+
+MappedFileQueue::MappedFileQueue(env::Env* env, std::string dir, int64_t file_size,
+                                 FileAllocator* allocator)
+    : env_(env), dir_(std::move(dir)), file_size_(file_size), allocator_(allocator) {}
+
+Status MappedFileQueue::Load() {
+  APOGEE_RETURN_IF_ERROR(env_->CreateDirs(dir_));
+  APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> names, env_->ListDir(dir_));
+  std::vector<std::shared_ptr<MappedFile>> loaded;
+  for (const std::string& name : names) {
+    std::string path = env::JoinPath(dir_, name);
+    if (env_->IsDirectory(path)) continue;
+    Result<int64_t> start = MappedFile::ParseFileName(name);
+    if (!start.ok()) {
+      // Temporary files of an interrupted write are not part of the log.
+      continue;
+    }
+    if (*start % file_size_ != 0) {
+      return Status::Corruption(fmt::format(
+          "store file {} does not start at a multiple of the file size {}", path, file_size_));
+    }
+    if (!loaded.empty() && loaded.back()->start_offset() + file_size_ != *start) {
+      return Status::Corruption(fmt::format("store files in {} are not contiguous: {} follows {}",
+                                            dir_, name,
+                                            MappedFile::FileNameOf(loaded.back()->start_offset())));
+    }
+    APOGEE_ASSIGN_OR_RETURN(auto file, MappedFile::Open(env_, path, *start, file_size_));
+    loaded.push_back(std::move(file));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  files_ = std::move(loaded);
+  int64_t end = files_.empty() ? 0 : files_.back()->start_offset() + file_size_;
+  flushed_where_.store(end);
+  return Status::OK();
+}
+
+bool MappedFileQueue::empty() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return files_.empty();
+}
+
+size_t MappedFileQueue::file_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return files_.size();
+}
+
+std::shared_ptr<MappedFile> MappedFileQueue::FirstFile() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return files_.empty() ? nullptr : files_.front();
+}
+
+std::shared_ptr<MappedFile> MappedFileQueue::LastFile() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return files_.empty() ? nullptr : files_.back();
+}
+
+Result<std::shared_ptr<MappedFile>> MappedFileQueue::LastFileOrCreate(int64_t offset_if_empty) {
+  int64_t start;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!files_.empty() && !files_.back()->IsFull()) return files_.back();
+    start = files_.empty() ? offset_if_empty - offset_if_empty % file_size_
+                           : files_.back()->start_offset() + file_size_;
+  }
+  std::string path = env::JoinPath(dir_, MappedFile::FileNameOf(start));
+  Result<std::shared_ptr<MappedFile>> created =
+      allocator_ ? allocator_->Take(env_, path, start, file_size_)
+                 : MappedFile::Create(env_, path, start, file_size_);
+  if (!created.ok()) return created.status();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (files_.empty() && flushed_where_.load() == 0) flushed_where_.store(start);
+  files_.push_back(*created);
+  if (allocator_) {
+    // Java pre-creates the next file and the one after; one ahead is enough to keep the
+    // creation (and warming) off the put path.
+    int64_t next = start + file_size_;
+    allocator_->Prepare(env_, env::JoinPath(dir_, MappedFile::FileNameOf(next)), next, file_size_);
+  }
+  return *created;
+}
+
+std::shared_ptr<MappedFile> MappedFileQueue::FindFileByOffset(int64_t offset) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (files_.empty() || offset < 0) return nullptr;
+  int64_t first = files_.front()->start_offset();
+  if (offset < first) return nullptr;
+  size_t index = static_cast<size_t>((offset - first) / file_size_);
+  if (index >= files_.size()) return nullptr;
+  return files_[index];
+}
+
+std::vector<std::shared_ptr<MappedFile>> MappedFileQueue::Files() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return files_;
+}
+
+int64_t MappedFileQueue::MinOffset() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return files_.empty() ? 0 : files_.front()->start_offset();
+}
+
+int64_t MappedFileQueue::MaxOffset() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return files_.empty() ? 0 : files_.back()->start_offset() + files_.back()->wrote_position();
+}
+
+Result<bool> MappedFileQueue::Flush(int least_pages) {
+  int64_t where = FlushedWhere();
+  std::shared_ptr<MappedFile> file = FindFileByOffset(where);
+  if (!file) {
+    // The flushed position sits exactly at the end of the last file.
+    file = FindFileByOffset(where == 0 ? 0 : where - 1);
+    if (!file) return false;
+  }
+  int64_t before = file->flushed_position();
+  APOGEE_ASSIGN_OR_RETURN(int64_t pos, file->Flush(least_pages));
+  int64_t new_where = file->start_offset() + pos;
+  if (new_where > where) SetFlushedWhere(new_where);
+  return pos != before;
+}
+
+Status MappedFileQueue::TruncateDirtyFiles(int64_t offset) {
+  std::vector<std::shared_ptr<MappedFile>> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::shared_ptr<MappedFile>> kept;
+    for (auto& f : files_) {
+      int64_t end = f->start_offset() + file_size_;
+      if (end <= offset) {
+        kept.push_back(f);
+      } else if (f->start_offset() <= offset) {
+        f->ResetPositions(offset - f->start_offset());
+        kept.push_back(f);
+      } else {
+        doomed.push_back(f);
+      }
+    }
+    files_ = std::move(kept);
+  }
+  if (FlushedWhere() > offset) SetFlushedWhere(offset);
+  for (auto& f : doomed) APOGEE_RETURN_IF_ERROR(f->Destroy());
+  if (!doomed.empty()) APOGEE_RETURN_IF_ERROR(env_->SyncDir(dir_));
+  return Status::OK();
+}
+
+Status MappedFileQueue::DestroyAll() {
+  std::vector<std::shared_ptr<MappedFile>> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    doomed.swap(files_);
+  }
+  SetFlushedWhere(0);
+  for (auto& f : doomed) APOGEE_RETURN_IF_ERROR(f->Destroy());
+  return Status::OK();
+}
+
+Status MappedFileQueue::DeleteFirstFiles(size_t n) {
+  std::vector<std::shared_ptr<MappedFile>> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    n = std::min(n, files_.size());
+    doomed.assign(files_.begin(), files_.begin() + static_cast<std::ptrdiff_t>(n));
+    files_.erase(files_.begin(), files_.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  for (auto& f : doomed) APOGEE_RETURN_IF_ERROR(f->Destroy());
+  if (!doomed.empty()) APOGEE_RETURN_IF_ERROR(env_->SyncDir(dir_));
+  return Status::OK();
+}
+
+}  // namespace apogee::store

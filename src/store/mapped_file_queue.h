@@ -1,0 +1,81 @@
+// MappedFileQueue: the ordered list of equally sized MappedFiles that make up one logical log
+// (the CommitLog, or one ConsumeQueue), addressed by a 64-bit offset across files. Mirrors
+// Java's MappedFileQueue.
+//
+// Thread-safety: the file list is guarded by a mutex; every method may be called from any
+// thread. Appending into the last file is the owner's job (one writer at a time).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "env/env.h"
+#include "store/mapped_file.h"
+
+namespace apogee::store {
+
+class FileAllocator;
+
+class MappedFileQueue {
+ public:
+  // `allocator` (may be null) pre-creates the next file in the background.
+  MappedFileQueue(env::Env* env, std::string dir, int64_t file_size,
+                  FileAllocator* allocator = nullptr);
+  MappedFileQueue(const MappedFileQueue&) = delete;
+  MappedFileQueue& operator=(const MappedFileQueue&) = delete;
+
+  // Lists the directory and opens every file (each must be exactly file_size bytes and be
+  // named by its start offset; offsets must be contiguous). Loaded files count as full
+  // until recovery calls TruncateDirtyFiles().
+  Status Load();
+
+  const std::string& dir() const { return dir_; }
+  int64_t file_size() const { return file_size_; }
+  bool empty() const;
+  size_t file_count() const;
+
+  std::shared_ptr<MappedFile> FirstFile() const;
+  std::shared_ptr<MappedFile> LastFile() const;
+  // The last file if it has room, else a new file after it (or at `offset - offset %
+  // file_size` when the queue is empty).
+  Result<std::shared_ptr<MappedFile>> LastFileOrCreate(int64_t offset_if_empty);
+  // The file holding `offset`, or null when no file does.
+  std::shared_ptr<MappedFile> FindFileByOffset(int64_t offset) const;
+  std::vector<std::shared_ptr<MappedFile>> Files() const;
+
+  // Start of the first file (0 when empty).
+  int64_t MinOffset() const;
+  // End of written data: last file start + its write position.
+  int64_t MaxOffset() const;
+  // Offset up to which data is durable.
+  int64_t FlushedWhere() const { return flushed_where_.load(std::memory_order_acquire); }
+  void SetFlushedWhere(int64_t offset) { flushed_where_.store(offset, std::memory_order_release); }
+
+  // Flushes the file at the flushed position (see MappedFile::Flush). Returns true when
+  // something was flushed. Call repeatedly to cross a file boundary.
+  Result<bool> Flush(int least_pages);
+
+  // Drops everything at and after `offset`: the file holding it keeps [start, offset),
+  // later files are deleted. Positions and the flushed offset follow.
+  Status TruncateDirtyFiles(int64_t offset);
+  // Deletes every file (used when a ConsumeQueue must be rebuilt).
+  Status DestroyAll();
+  // Removes the first `n` files from the queue and destroys them.
+  Status DeleteFirstFiles(size_t n);
+
+ private:
+  env::Env* env_;
+  std::string dir_;
+  int64_t file_size_;
+  FileAllocator* allocator_;
+  mutable std::mutex mu_;
+  std::vector<std::shared_ptr<MappedFile>> files_;  // guarded by mu_, ascending offsets
+  std::atomic<int64_t> flushed_where_{0};
+};
+
+}  // namespace apogee::store

@@ -1,0 +1,49 @@
+#include "store/file_allocator.h"
+
+#include <gtest/gtest.h>
+
+#include "env/mem_env.h"
+#include "store/mapped_file_queue.h"
+
+namespace apogee::store {
+namespace {
+
+TEST(FileAllocatorTest, PreparedFileIsTakenAndNextIsPrepared) {
+  auto env = env::NewMemEnv();
+  ASSERT_TRUE(env->CreateDirs("/a").ok());
+  FileAllocator alloc(/*warm=*/true);
+  alloc.Start();
+  MappedFileQueue q(env.get(), "/a", 1 << 16, &alloc);
+  ASSERT_TRUE(q.Load().ok());
+  auto f0 = q.LastFileOrCreate(0);
+  ASSERT_TRUE(f0.ok());
+  // The second file is being created in the background.
+  ASSERT_TRUE((*f0)->Append(std::string(1 << 16, 'a')));
+  auto f1 = q.LastFileOrCreate(0);
+  ASSERT_TRUE(f1.ok());
+  EXPECT_EQ((*f1)->start_offset(), 1 << 16);
+  EXPECT_EQ((*f1)->wrote_position(), 0);
+  alloc.Shutdown();
+  alloc.DiscardPrepared();
+  // Only the two files in use remain; the prepared third one was discarded.
+  auto names = env->ListDir("/a");
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(names->size(), 2u);
+}
+
+TEST(FileAllocatorTest, TakeWithoutPrepareCreatesInline) {
+  auto env = env::NewMemEnv();
+  ASSERT_TRUE(env->CreateDirs("/a").ok());
+  FileAllocator alloc(/*warm=*/false);  // never started
+  auto f = alloc.Take(env.get(), "/a/00000000000000000000", 0, 128);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ((*f)->file_size(), 128);
+  // A prepared request that never ran is created inline too.
+  alloc.Prepare(env.get(), "/a/00000000000000000128", 128, 128);
+  auto g = alloc.Take(env.get(), "/a/00000000000000000128", 128, 128);
+  ASSERT_TRUE(g.ok());
+  EXPECT_TRUE(env->FileExists("/a/00000000000000000128"));
+}
+
+}  // namespace
+}  // namespace apogee::store

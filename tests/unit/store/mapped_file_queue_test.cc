@@ -1,0 +1,117 @@
+#include "store/mapped_file_queue.h"
+
+#include <gtest/gtest.h>
+
+#include "env/mem_env.h"
+
+namespace apogee::store {
+namespace {
+
+class MappedFileQueueTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(env_->CreateDirs("/q").ok()); }
+  // Appends `n` bytes, rolling files as they fill.
+  void Fill(MappedFileQueue* q, int64_t n) {
+    while (n > 0) {
+      auto f = q->LastFileOrCreate(0);
+      ASSERT_TRUE(f.ok()) << f.status().ToString();
+      int64_t chunk = std::min(n, (*f)->remaining());
+      ASSERT_TRUE((*f)->Append(std::string(static_cast<size_t>(chunk), 'x')));
+      n -= chunk;
+    }
+  }
+  std::unique_ptr<env::Env> env_ = env::NewMemEnv();
+};
+
+TEST_F(MappedFileQueueTest, RollsAndLocates) {
+  MappedFileQueue q(env_.get(), "/q", 100);
+  ASSERT_TRUE(q.Load().ok());
+  EXPECT_TRUE(q.empty());
+  Fill(&q, 250);
+  EXPECT_EQ(q.file_count(), 3u);
+  EXPECT_EQ(q.MinOffset(), 0);
+  EXPECT_EQ(q.MaxOffset(), 250);
+  EXPECT_EQ(q.FindFileByOffset(0)->start_offset(), 0);
+  EXPECT_EQ(q.FindFileByOffset(199)->start_offset(), 100);
+  EXPECT_EQ(q.FindFileByOffset(249)->start_offset(), 200);
+  EXPECT_EQ(q.FindFileByOffset(300), nullptr);
+  EXPECT_EQ(q.FindFileByOffset(-1), nullptr);
+  auto names = env_->ListDir("/q");
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(names->front(), "00000000000000000000");
+  EXPECT_EQ(names->back(), "00000000000000000200");
+}
+
+TEST_F(MappedFileQueueTest, FirstFileAlignsToRequestedOffset) {
+  MappedFileQueue q(env_.get(), "/q", 100);
+  ASSERT_TRUE(q.Load().ok());
+  auto f = q.LastFileOrCreate(1234);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ((*f)->start_offset(), 1200);
+  EXPECT_EQ(q.FlushedWhere(), 1200);
+}
+
+TEST_F(MappedFileQueueTest, FlushCrossesFiles) {
+  MappedFileQueue q(env_.get(), "/q", 100);
+  ASSERT_TRUE(q.Load().ok());
+  Fill(&q, 150);
+  ASSERT_TRUE(*q.Flush(0));
+  EXPECT_EQ(q.FlushedWhere(), 100);
+  ASSERT_TRUE(*q.Flush(0));
+  EXPECT_EQ(q.FlushedWhere(), 150);
+  EXPECT_FALSE(*q.Flush(0));
+}
+
+TEST_F(MappedFileQueueTest, LoadRefusesGapsAndBadSizes) {
+  {
+    MappedFileQueue q(env_.get(), "/q", 100);
+    ASSERT_TRUE(q.Load().ok());
+    Fill(&q, 300);
+  }
+  ASSERT_TRUE(env_->DeleteFile("/q/00000000000000000100").ok());
+  MappedFileQueue gap(env_.get(), "/q", 100);
+  Status s = gap.Load();
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("not contiguous"), std::string::npos);
+
+  MappedFileQueue sized(env_.get(), "/q", 50);
+  EXPECT_FALSE(sized.Load().ok());
+}
+
+TEST_F(MappedFileQueueTest, LoadMarksFullThenTruncate) {
+  {
+    MappedFileQueue q(env_.get(), "/q", 100);
+    ASSERT_TRUE(q.Load().ok());
+    Fill(&q, 250);
+  }
+  MappedFileQueue q(env_.get(), "/q", 100);
+  ASSERT_TRUE(q.Load().ok());
+  EXPECT_EQ(q.MaxOffset(), 300);
+  ASSERT_TRUE(q.TruncateDirtyFiles(130).ok());
+  EXPECT_EQ(q.file_count(), 2u);
+  EXPECT_EQ(q.MaxOffset(), 130);
+  EXPECT_EQ(q.FlushedWhere(), 130);
+  EXPECT_FALSE(env_->FileExists("/q/00000000000000000200"));
+  // Appending continues right at the cut.
+  auto f = q.LastFileOrCreate(0);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ((*f)->start_offset(), 100);
+  EXPECT_EQ((*f)->wrote_position(), 30);
+}
+
+TEST_F(MappedFileQueueTest, DeleteFirstFiles) {
+  MappedFileQueue q(env_.get(), "/q", 100);
+  ASSERT_TRUE(q.Load().ok());
+  Fill(&q, 250);
+  auto first = q.FirstFile();
+  ASSERT_TRUE(q.DeleteFirstFiles(2).ok());
+  EXPECT_EQ(q.MinOffset(), 200);
+  EXPECT_EQ(q.FindFileByOffset(50), nullptr);
+  EXPECT_EQ(first->data()[0], 'x');  // a holder keeps the mapping
+  ASSERT_TRUE(q.DestroyAll().ok());
+  EXPECT_TRUE(q.empty());
+  EXPECT_TRUE(env_->ListDir("/q")->empty());
+}
+
+}  // namespace
+}  // namespace apogee::store
