@@ -1,0 +1,154 @@
+#include "namesrv/kv_config_manager.h"
+
+#include <fmt/format.h>
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <mutex>
+
+#include "base/logging.h"
+#include "namesrv/atomic_file.h"
+
+namespace apogee::namesrv {
+
+KvConfigManager::KvConfigManager(std::string path) : path_(std::move(path)) {}
+
+Result<KvConfigManager::Table> KvConfigManager::ParseJson(std::string_view json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError()) {
+    return Status::Corruption(fmt::format("not JSON at offset {}: {}", doc.GetErrorOffset(),
+                                          rapidjson::GetParseError_En(doc.GetParseError())));
+  }
+  if (!doc.IsObject()) return Status::Corruption("top level is not a JSON object");
+  Table table;
+  auto it = doc.FindMember("configTable");
+  if (it == doc.MemberEnd() || it->value.IsNull()) return table;  // Java writes {} when empty
+  if (!it->value.IsObject()) return Status::Corruption("configTable is not an object");
+  for (const auto& ns : it->value.GetObject()) {
+    if (!ns.value.IsObject()) {
+      return Status::Corruption(
+          fmt::format("namespace '{}' is not an object", ns.name.GetString()));
+    }
+    Namespace& entries = table[ns.name.GetString()];
+    for (const auto& kv : ns.value.GetObject()) {
+      if (!kv.value.IsString()) {
+        return Status::Corruption(fmt::format("value of '{}' in namespace '{}' is not a string",
+                                              kv.name.GetString(), ns.name.GetString()));
+      }
+      entries[kv.name.GetString()] = kv.value.GetString();
+    }
+  }
+  return table;
+}
+
+std::string KvConfigManager::ToJson(const Table& table) {
+  rapidjson::StringBuffer buf;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+  w.StartObject();
+  w.Key("configTable");
+  w.StartObject();
+  for (const auto& [ns, entries] : table) {
+    w.Key(ns.data(), static_cast<rapidjson::SizeType>(ns.size()));
+    w.StartObject();
+    for (const auto& [k, v] : entries) {
+      w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
+      w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+    }
+    w.EndObject();
+  }
+  w.EndObject();
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+Status KvConfigManager::Load() {
+  if (path_.empty()) return Status::OK();
+  auto log = GetLogger("namesrv");
+  auto try_file = [](const std::string& file) -> Result<Table> {
+    APOGEE_ASSIGN_OR_RETURN(std::string content, ReadWholeFile(file));
+    auto parsed = ParseJson(content);
+    if (!parsed.ok()) return parsed.status().Prefixed(file);
+    return parsed;
+  };
+  auto main = try_file(path_);
+  Table loaded;
+  if (main.ok()) {
+    loaded = std::move(main).value();
+  } else {
+    std::string bak_path = path_ + ".bak";
+    auto bak = try_file(bak_path);
+    if (main.status().IsNotFound() && bak.status().IsNotFound()) {
+      log->info("no KV config at {}; starting empty", path_);
+    } else if (bak.ok()) {
+      log->warn("KV config {} unusable ({}); loaded {}", path_, main.status().ToString(),
+                bak_path);
+      loaded = std::move(bak).value();
+    } else {
+      return Status::Corruption(fmt::format("KV config unusable: {}; backup: {}",
+                                            main.status().ToString(), bak.status().ToString()));
+    }
+  }
+  std::unique_lock lock(mu_);
+  table_ = std::move(loaded);
+  size_t count = 0;
+  for (const auto& [ns, entries] : table_) count += entries.size();
+  log->info("KV config loaded: {} namespaces, {} entries", table_.size(), count);
+  return Status::OK();
+}
+
+Status KvConfigManager::PersistLocked() const {
+  if (path_.empty()) return Status::OK();
+  Status s = WriteFileAtomically(path_, ToJson(table_));
+  if (!s.ok()) GetLogger("namesrv")->error("persisting KV config failed: {}", s.ToString());
+  return s;
+}
+
+Status KvConfigManager::Put(const std::string& ns, const std::string& key,
+                            const std::string& value) {
+  std::unique_lock lock(mu_);
+  auto& entries = table_[ns];
+  auto it = entries.find(key);
+  if (it == entries.end()) {
+    GetLogger("namesrv")->info("KV config put: {} {} = {}", ns, key, value);
+  } else {
+    GetLogger("namesrv")->info("KV config update: {} {} = {} (was {})", ns, key, value,
+                               it->second);
+  }
+  entries[key] = value;
+  return PersistLocked();
+}
+
+Status KvConfigManager::Delete(const std::string& ns, const std::string& key) {
+  std::unique_lock lock(mu_);
+  auto it = table_.find(ns);
+  if (it == table_.end() || it->second.erase(key) == 0) return Status::OK();
+  if (it->second.empty()) table_.erase(it);
+  GetLogger("namesrv")->info("KV config delete: {} {}", ns, key);
+  return PersistLocked();
+}
+
+std::optional<std::string> KvConfigManager::Get(std::string_view ns, std::string_view key) const {
+  std::shared_lock lock(mu_);
+  auto it = table_.find(std::string(ns));
+  if (it == table_.end()) return std::nullopt;
+  auto kv = it->second.find(std::string(key));
+  if (kv == it->second.end()) return std::nullopt;
+  return kv->second;
+}
+
+std::optional<KvConfigManager::Namespace> KvConfigManager::GetNamespace(std::string_view ns) const {
+  std::shared_lock lock(mu_);
+  auto it = table_.find(std::string(ns));
+  if (it == table_.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+KvConfigManager::Table KvConfigManager::Snapshot() const {
+  std::shared_lock lock(mu_);
+  return table_;
+}
+
+}  // namespace apogee::namesrv
