@@ -1,0 +1,172 @@
+// Typed "custom headers" (RQ:rp/CommandCustomHeader.java and its subclasses), each declared
+// ONCE as a struct plus one field list; these templates derive both directions from it.
+//
+// A header struct lists its fields in a static Fields() function:
+//
+//   struct GetKVConfigRequestHeader {
+//     std::string namespace_name;
+//     std::string key;
+//     static constexpr auto Fields() {
+//       return std::make_tuple(Required("namespace", &GetKVConfigRequestHeader::namespace_name),
+//                              Required("key", &GetKVConfigRequestHeader::key));
+//     }
+//   };
+//
+// The wire key is Java's field name exactly. Member types: std::string, int32_t, int64_t,
+// bool, or std::optional of those. The rules mirror Java's reflection codec
+// (RemotingCommand.makeCustomHeaderToNet / decodeCommandCustomHeader, §3.6):
+//  * Encoding writes every value in Java toString() form: plain members always (Java
+//    primitives are never null), std::optional members only when set (null is skipped).
+//  * Decoding: a value that does not parse as the member's type (Integer.parseInt,
+//    Long.parseLong) is treated as absent; then an absent Required field fails with Java's
+//    message "the custom field <key> is null". booleans follow Boolean.parseBoolean: "true"
+//    in any case is true, anything else false. Unknown keys are ignored.
+//  * A request with no extFields member at all skips every check (Java returns an empty
+//    header object then), see DecodeCustomHeader.
+// The extFields map feeds both header serializations (JSON and ROCKETMQ binary), so one
+// declaration gives both codecs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+
+#include "base/status.h"
+#include "protocol/remoting_command.h"
+
+namespace apogee::protocol {
+
+enum class Presence { kOptional, kRequired };
+
+template <typename H, typename T>
+struct HeaderField {
+  std::string_view key;
+  T H::*member;
+  Presence presence;
+};
+
+template <typename T>
+struct IsOptional : std::false_type {};
+template <typename T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+
+// A field Java marks @CFNotNull. Never a std::optional member: required means present.
+template <typename H, typename T>
+constexpr HeaderField<H, T> Required(std::string_view key, T H::*member) {
+  static_assert(!IsOptional<T>::value, "a required header field is never optional");
+  return {key, member, Presence::kRequired};
+}
+
+// A field that may be missing: std::optional for Java's boxed types (absent = null), a
+// plain member with its default for Java's primitives (always sent by Java).
+template <typename H, typename T>
+constexpr HeaderField<H, T> Optional(std::string_view key, T H::*member) {
+  return {key, member, Presence::kOptional};
+}
+
+// Java's parse of one extFields value into a field type; nullopt when it does not parse.
+// Integer.parseInt / Long.parseLong: optional sign, decimal digits, no blanks, no overflow.
+std::optional<int32_t> ParseJavaInt(std::string_view text);
+std::optional<int64_t> ParseJavaLong(std::string_view text);
+
+namespace custom_header_internal {
+
+inline bool ParseValue(std::string_view text, std::string* out) {
+  out->assign(text);
+  return true;
+}
+inline bool ParseValue(std::string_view text, int32_t* out) {
+  std::optional<int32_t> v = ParseJavaInt(text);
+  if (v) *out = *v;
+  return v.has_value();
+}
+inline bool ParseValue(std::string_view text, int64_t* out) {
+  std::optional<int64_t> v = ParseJavaLong(text);
+  if (v) *out = *v;
+  return v.has_value();
+}
+bool ParseValue(std::string_view text, bool* out);
+
+inline std::string FormatValue(const std::string& v) { return v; }
+inline std::string FormatValue(int32_t v) { return std::to_string(v); }
+inline std::string FormatValue(int64_t v) { return std::to_string(v); }
+inline std::string FormatValue(bool v) { return v ? "true" : "false"; }
+
+Status MissingField(std::string_view key);
+
+template <typename H, typename T>
+bool ReadField(const ExtFields& fields, const HeaderField<H, T>& field, H* header,
+               Status* status) {
+  std::optional<std::string_view> text = fields.Get(field.key);
+  bool parsed = false;
+  if (text) {
+    if constexpr (IsOptional<T>::value) {
+      typename T::value_type value{};
+      parsed = ParseValue(*text, &value);
+      if (parsed) header->*field.member = std::move(value);
+    } else {
+      T value{};
+      parsed = ParseValue(*text, &value);
+      if (parsed) header->*field.member = std::move(value);
+    }
+  }
+  if (!parsed && field.presence == Presence::kRequired) {
+    *status = MissingField(field.key);
+    return false;
+  }
+  return true;
+}
+
+template <typename H, typename T>
+void WriteField(const H& header, const HeaderField<H, T>& field, ExtFields* fields) {
+  const T& value = header.*field.member;
+  if constexpr (IsOptional<T>::value) {
+    if (value) fields->Set(field.key, FormatValue(*value));
+  } else {
+    fields->Set(field.key, FormatValue(value));
+  }
+}
+
+}  // namespace custom_header_internal
+
+// Reads header H from extFields, with the required-field check.
+template <typename H>
+Result<H> HeaderFromExtFields(const ExtFields& fields) {
+  H header{};
+  Status status;
+  std::apply(
+      [&](const auto&... field) {
+        (custom_header_internal::ReadField(fields, field, &header, &status) && ...);
+      },
+      H::Fields());
+  if (!status.ok()) return status;
+  return header;
+}
+
+// Writes every field of `header` into `fields` (replacing values already there).
+template <typename H>
+void HeaderToExtFields(const H& header, ExtFields* fields) {
+  std::apply(
+      [&](const auto&... field) { (custom_header_internal::WriteField(header, field, fields), ...); },
+      H::Fields());
+}
+
+// Java's decodeCommandCustomHeader: when the command carried no extFields at all, the
+// header is returned with its defaults and no field is checked.
+template <typename H>
+Result<H> DecodeCustomHeader(const RemotingCommand& command) {
+  if (!command.has_ext_fields && command.ext_fields.empty()) return H{};
+  return HeaderFromExtFields<H>(command.ext_fields);
+}
+
+// Java's makeCustomHeaderToNet.
+template <typename H>
+void EncodeCustomHeader(const H& header, RemotingCommand* command) {
+  command->has_ext_fields = true;
+  HeaderToExtFields(header, &command->ext_fields);
+}
+
+}  // namespace apogee::protocol
