@@ -97,8 +97,10 @@ inline std::string FormatValue(bool v) { return v ? "true" : "false"; }
 
 Status MissingField(std::string_view key);
 
-template <typename H, typename T>
-bool ReadField(const ExtFields& fields, const HeaderField<H, T>& field, H* header,
+// Header may derive from H: a header family can share one struct under two field lists
+// (SendMessageRequestHeaderV2 reuses SendMessageRequestHeader's members).
+template <typename Header, typename H, typename T>
+bool ReadField(const ExtFields& fields, const HeaderField<H, T>& field, Header* header,
                Status* status) {
   std::optional<std::string_view> text = fields.Get(field.key);
   bool parsed = false;
@@ -120,8 +122,8 @@ bool ReadField(const ExtFields& fields, const HeaderField<H, T>& field, H* heade
   return true;
 }
 
-template <typename H, typename T>
-void WriteField(const H& header, const HeaderField<H, T>& field, ExtFields* fields) {
+template <typename Header, typename H, typename T>
+void WriteField(const Header& header, const HeaderField<H, T>& field, ExtFields* fields) {
   const T& value = header.*field.member;
   if constexpr (IsOptional<T>::value) {
     if (value) fields->Set(field.key, FormatValue(*value));
