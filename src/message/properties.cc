@@ -1,0 +1,109 @@
+#include "message/properties.h"
+
+#include "message/message_format.h"
+
+namespace apogee::message {
+namespace {
+
+// Calls fn(key, value) for each well-formed piece of `text`, in order.
+template <typename Fn>
+void ForEachPiece(std::string_view text, Fn fn) {
+  while (!text.empty()) {
+    size_t end = text.find(kPropertySeparator);
+    std::string_view piece = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    if (piece.size() < 3) continue;  // Java skips "k\x01" style fragments this way
+    size_t sep = piece.find(kNameValueSeparator);
+    if (sep == std::string_view::npos || sep == 0 || sep + 1 == piece.size()) continue;
+    fn(piece.substr(0, sep), piece.substr(sep + 1));
+  }
+}
+
+bool HasSeparator(std::string_view s) {
+  return s.find(kNameValueSeparator) != std::string_view::npos ||
+         s.find(kPropertySeparator) != std::string_view::npos;
+}
+
+}  // namespace
+
+MessageProperties::MessageProperties(std::initializer_list<Entry> entries) {
+  for (const Entry& e : entries) SetUnchecked(e.first, e.second);
+}
+
+MessageProperties MessageProperties::Decode(std::string_view text) {
+  MessageProperties props;
+  ForEachPiece(text, [&](std::string_view k, std::string_view v) { props.SetUnchecked(k, v); });
+  return props;
+}
+
+void MessageProperties::EncodeTo(std::string* out) const {
+  out->reserve(out->size() + EncodedSize());
+  for (const auto& [key, value] : entries_) {
+    out->append(key);
+    out->push_back(kNameValueSeparator);
+    out->append(value);
+    out->push_back(kPropertySeparator);
+  }
+}
+
+std::string MessageProperties::Encode() const {
+  std::string out;
+  EncodeTo(&out);
+  return out;
+}
+
+size_t MessageProperties::EncodedSize() const {
+  size_t n = 0;
+  for (const auto& [key, value] : entries_) n += key.size() + value.size() + 2;
+  return n;
+}
+
+std::optional<std::string_view> MessageProperties::Get(std::string_view key) const {
+  for (const auto& [k, v] : entries_) {
+    if (k == key) return std::string_view(v);
+  }
+  return std::nullopt;
+}
+
+Status MessageProperties::Set(std::string_view key, std::string_view value) {
+  if (key.empty() || value.empty()) {
+    return Status::InvalidArgument("property '" + std::string(key) +
+                                   "': empty names and values are dropped by every reader");
+  }
+  if (HasSeparator(key) || HasSeparator(value)) {
+    return Status::InvalidArgument("property '" + std::string(key) +
+                                   "': names and values must not contain \\x01 or \\x02");
+  }
+  SetUnchecked(key, value);
+  return Status::OK();
+}
+
+bool MessageProperties::Erase(std::string_view key) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->first == key) {
+      entries_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+void MessageProperties::SetUnchecked(std::string_view key, std::string_view value) {
+  for (auto& [k, v] : entries_) {
+    if (k == key) {
+      v.assign(value);
+      return;
+    }
+  }
+  entries_.emplace_back(std::string(key), std::string(value));
+}
+
+std::optional<std::string_view> FindProperty(std::string_view text, std::string_view key) {
+  std::optional<std::string_view> found;
+  ForEachPiece(text, [&](std::string_view k, std::string_view v) {
+    if (k == key) found = v;
+  });
+  return found;
+}
+
+}  // namespace apogee::message
