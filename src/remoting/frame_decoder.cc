@@ -1,0 +1,96 @@
+#include "remoting/frame_decoder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/coding.h"
+#include "protocol/remoting_format.h"
+
+namespace apogee::remoting {
+
+namespace {
+using protocol::kFrameLengthFieldSize;
+using protocol::kHeaderLengthMask;
+using protocol::kHeaderWordSize;
+constexpr size_t kPrefixSize = kFrameLengthFieldSize + kHeaderWordSize;
+// A buffer grown past this for one big frame is released once the frame is out.
+constexpr size_t kSmallBufferCapacity = 64 * 1024;
+
+uint32_t ReadU32(const char* p) { return DecodeFixed32(reinterpret_cast<const uint8_t*>(p)); }
+}  // namespace
+
+FrameDecoder::FrameDecoder(uint32_t max_frame_length)
+    : max_frame_length_(std::max<uint32_t>(max_frame_length, kPrefixSize)) {}
+
+Status FrameDecoder::Fail(Status status) {
+  error_ = status;
+  buffer_.clear();
+  buffer_.shrink_to_fit();
+  return status;
+}
+
+Status FrameDecoder::CheckPrefix(std::string_view prefix) const {
+  // L is unsigned on the wire as far as Netty is concerned; compare in 64 bits.
+  uint64_t length = ReadU32(prefix.data());
+  if (length + kFrameLengthFieldSize > max_frame_length_) {
+    return Status::Corruption(fmt::format("frame length {} exceeds the limit of {} bytes", length,
+                                          max_frame_length_ - kFrameLengthFieldSize));
+  }
+  if (length < kHeaderWordSize) {
+    return Status::Corruption(
+        fmt::format("frame length {} is shorter than the 4-byte header length word", length));
+  }
+  uint32_t header_length = ReadU32(prefix.data() + kFrameLengthFieldSize) & kHeaderLengthMask;
+  if (header_length > length - kHeaderWordSize) {
+    return Status::Corruption(fmt::format("bad header length {}: past the end of a {}-byte frame",
+                                          header_length, length));
+  }
+  return Status::OK();
+}
+
+Status FrameDecoder::Feed(std::string_view data, const FrameCallback& on_frame) {
+  if (!error_.ok()) return error_;
+  while (!data.empty()) {
+    if (buffer_.empty() && data.size() >= kPrefixSize) {
+      // Fast path: frames that arrive whole are handed out straight from `data`.
+      Status prefix = CheckPrefix(data);
+      if (!prefix.ok()) return Fail(std::move(prefix));
+      size_t frame_size = kFrameLengthFieldSize + ReadU32(data.data());
+      if (data.size() >= frame_size) {
+        Status st = on_frame(data.substr(kFrameLengthFieldSize, frame_size - kFrameLengthFieldSize));
+        if (!st.ok()) return Fail(std::move(st));
+        data.remove_prefix(frame_size);
+        continue;
+      }
+      buffer_.reserve(frame_size);
+      buffer_.append(data);
+      return Status::OK();
+    }
+    // Slow path: complete the prefix first, then the rest of the frame.
+    if (buffer_.size() < kPrefixSize) {
+      size_t take = std::min(kPrefixSize - buffer_.size(), data.size());
+      buffer_.append(data.substr(0, take));
+      data.remove_prefix(take);
+      if (buffer_.size() < kPrefixSize) return Status::OK();
+      Status prefix = CheckPrefix(buffer_);
+      if (!prefix.ok()) return Fail(std::move(prefix));
+      buffer_.reserve(kFrameLengthFieldSize + ReadU32(buffer_.data()));
+    }
+    size_t frame_size = kFrameLengthFieldSize + ReadU32(buffer_.data());
+    size_t take = std::min(frame_size - buffer_.size(), data.size());
+    buffer_.append(data.substr(0, take));
+    data.remove_prefix(take);
+    if (buffer_.size() < frame_size) return Status::OK();
+    Status st = on_frame(std::string_view(buffer_).substr(kFrameLengthFieldSize));
+    if (!st.ok()) return Fail(std::move(st));
+    buffer_.clear();
+    if (buffer_.capacity() > kSmallBufferCapacity) {
+      // Give a big frame's memory back rather than hold it for the connection's life.
+      std::string().swap(buffer_);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace apogee::remoting

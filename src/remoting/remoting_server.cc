@@ -1,0 +1,126 @@
+#include "remoting/remoting_server.h"
+
+#include <fmt/format.h>
+
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "base/logging.h"
+#include "net/io_context_pool.h"
+#include "net/tcp_acceptor.h"
+#include "remoting/connection.h"
+#include "remoting/request_dispatcher.h"
+
+namespace apogee::remoting {
+
+namespace {
+// How long Shutdown() waits for connections to report closed before joining.
+constexpr auto kShutdownCloseWait = std::chrono::seconds(5);
+}  // namespace
+
+// Keeps the set of live connections; registered as the dispatcher's first listener.
+class RemotingServer::Impl : public ChannelEventListener,
+                             public std::enable_shared_from_this<RemotingServer::Impl> {
+ public:
+  explicit Impl(RemotingServerOptions options)
+      : options_(std::move(options)),
+        pool_(options_.io_threads, "remoting-io"),
+        acceptor_(&pool_),
+        dispatcher_(std::make_shared<RequestDispatcher>()) {}
+
+  void OnChannelConnected(const ChannelPtr& channel) override {
+    std::lock_guard lock(mu_);
+    channels_[channel->id()] = std::static_pointer_cast<Connection>(channel);
+  }
+  void OnChannelClosed(const ChannelPtr& channel) override {
+    std::lock_guard lock(mu_);
+    channels_.erase(channel->id());
+    cv_.notify_all();
+  }
+
+  Status Start() {
+    std::string address = fmt::format("{}:{}", options_.listen_host, options_.listen_port);
+    APOGEE_RETURN_IF_ERROR(acceptor_.Listen(options_.listen_host, options_.listen_port));
+    pool_.Start();
+    ConnectionOptions connection_options;
+    connection_options.max_frame_length = options_.max_frame_length;
+    connection_options.idle_timeout = options_.channel_max_idle;
+    connection_options.side = "remoting server";
+    acceptor_.Start([this, connection_options](std::shared_ptr<boost::asio::io_context> context,
+                                               boost::asio::ip::tcp::socket socket) {
+      auto connection = std::make_shared<Connection>(std::move(context), std::move(socket),
+                                                     connection_options, dispatcher_);
+      connection->Start();
+    });
+    started_ = true;
+    GetLogger("remoting")->info("remoting server listening on {}:{}", options_.listen_host,
+                                acceptor_.port());
+    return Status::OK();
+  }
+
+  std::vector<ChannelPtr> Channels() const {
+    std::lock_guard lock(mu_);
+    std::vector<ChannelPtr> out;
+    for (const auto& [id, c] : channels_) out.push_back(c);
+    return out;
+  }
+
+  void Shutdown() {
+    if (!started_) return;
+    started_ = false;
+    acceptor_.Close();
+    for (const auto& channel : Channels()) channel->Close();
+    {
+      std::unique_lock lock(mu_);
+      if (!cv_.wait_for(lock, kShutdownCloseWait, [this] { return channels_.empty(); })) {
+        GetLogger("remoting")->warn("remoting server: {} connections did not close in time",
+                                    channels_.size());
+      }
+    }
+    pool_.Stop();
+  }
+
+  RemotingServerOptions options_;
+  net::IoContextPool pool_;
+  net::TcpAcceptor acceptor_;
+  std::shared_ptr<RequestDispatcher> dispatcher_;
+  bool started_ = false;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::unordered_map<uint64_t, std::shared_ptr<Connection>> channels_;  // guarded by mu_
+};
+
+RemotingServer::RemotingServer(RemotingServerOptions options)
+    : impl_(std::make_shared<Impl>(std::move(options))) {
+  impl_->dispatcher_->AddListener(impl_);
+}
+
+RemotingServer::~RemotingServer() {
+  Shutdown();
+  // The dispatcher (kept alive by stray Responders) must not keep Impl alive through
+  // the listener list, so break the cycle.
+  impl_->dispatcher_ = nullptr;
+}
+
+void RemotingServer::RegisterProcessor(int32_t request_code,
+                                       std::shared_ptr<RequestProcessor> processor,
+                                       std::shared_ptr<Executor> executor) {
+  impl_->dispatcher_->RegisterProcessor(request_code, std::move(processor), std::move(executor));
+}
+
+void RemotingServer::RegisterDefaultProcessor(std::shared_ptr<RequestProcessor> processor,
+                                              std::shared_ptr<Executor> executor) {
+  impl_->dispatcher_->RegisterDefaultProcessor(std::move(processor), std::move(executor));
+}
+
+void RemotingServer::AddChannelEventListener(std::shared_ptr<ChannelEventListener> listener) {
+  impl_->dispatcher_->AddListener(std::move(listener));
+}
+
+Status RemotingServer::Start() { return impl_->Start(); }
+uint16_t RemotingServer::port() const { return impl_->acceptor_.port(); }
+std::vector<ChannelPtr> RemotingServer::Channels() const { return impl_->Channels(); }
+void RemotingServer::Shutdown() { impl_->Shutdown(); }
+
+}  // namespace apogee::remoting

@@ -1,0 +1,71 @@
+// RemotingServer: accepts RocketMQ remoting connections and hands each request to the
+// processor registered for its code (RocketMQ's NettyRemotingServer). Used by the
+// NameServer and the broker (once per listening port).
+//
+// Each connection lives on one io_context of a pool (options.io_threads). Processors
+// answer asynchronously through a Responder; each registration names the Executor it
+// runs on, or none for inline on the IO thread. Unknown codes get
+// REQUEST_CODE_NOT_SUPPORTED, a full executor SYSTEM_BUSY, oneway requests nothing.
+// Malformed input closes only the connection that sent it.
+//
+// Thread-safety: Register*/AddChannelEventListener before Start() (safe later too);
+// Start/Shutdown from the owning thread; everything else from any thread. The header
+// includes no Asio or net/ headers, so users need only remoting and protocol.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "remoting/channel.h"
+#include "remoting/executor.h"
+#include "remoting/frame_decoder.h"
+#include "remoting/request_processor.h"
+
+namespace apogee::remoting {
+
+struct RemotingServerOptions {
+  std::string listen_host = "0.0.0.0";
+  // 0 binds an ephemeral port; see RemotingServer::port().
+  uint16_t listen_port = 0;
+  // IO threads; 0 = one per hardware thread.
+  size_t io_threads = 0;
+  uint32_t max_frame_length = kDefaultMaxFrameLength;
+  // serverChannelMaxIdleTimeSeconds (120 s); zero disables.
+  std::chrono::milliseconds channel_max_idle = std::chrono::seconds(120);
+};
+
+class RemotingServer {
+ public:
+  explicit RemotingServer(RemotingServerOptions options);
+  ~RemotingServer();  // Shutdown()
+  RemotingServer(const RemotingServer&) = delete;
+  RemotingServer& operator=(const RemotingServer&) = delete;
+
+  // A null executor runs the processor inline on the IO thread.
+  void RegisterProcessor(int32_t request_code, std::shared_ptr<RequestProcessor> processor,
+                         std::shared_ptr<Executor> executor = nullptr);
+  void RegisterDefaultProcessor(std::shared_ptr<RequestProcessor> processor,
+                                std::shared_ptr<Executor> executor = nullptr);
+  void AddChannelEventListener(std::shared_ptr<ChannelEventListener> listener);
+
+  // Binds, listens and starts the IO threads. Errors name the address.
+  Status Start();
+  // The bound port (useful with listen_port 0); 0 before Start().
+  uint16_t port() const;
+  // Live connections, for admin listings and tests.
+  std::vector<ChannelPtr> Channels() const;
+  // Stops accepting, closes every connection (listeners see OnChannelClosed, pending
+  // server-initiated requests fail), and joins the IO threads. Executors belong to the
+  // caller and are not shut down. Idempotent.
+  void Shutdown();
+
+ private:
+  class Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace apogee::remoting

@@ -1,0 +1,94 @@
+#include "remoting/request_dispatcher.h"
+
+#include <fmt/format.h>
+
+#include <exception>
+#include <mutex>
+
+#include "base/logging.h"
+#include "protocol/response_code.h"
+
+namespace apogee::remoting {
+
+namespace response_code = protocol::response_code;
+
+void RequestDispatcher::RegisterProcessor(int32_t request_code,
+                                          std::shared_ptr<RequestProcessor> processor,
+                                          std::shared_ptr<Executor> executor) {
+  std::unique_lock lock(mu_);
+  table_[request_code] = Registration{std::move(processor), std::move(executor)};
+}
+
+void RequestDispatcher::RegisterDefaultProcessor(std::shared_ptr<RequestProcessor> processor,
+                                                 std::shared_ptr<Executor> executor) {
+  std::unique_lock lock(mu_);
+  default_ = Registration{std::move(processor), std::move(executor)};
+}
+
+void RequestDispatcher::AddListener(std::shared_ptr<ChannelEventListener> listener) {
+  std::unique_lock lock(mu_);
+  listeners_.push_back(std::move(listener));
+}
+
+std::optional<RequestDispatcher::Registration> RequestDispatcher::Lookup(int32_t code) const {
+  std::shared_lock lock(mu_);
+  auto it = table_.find(code);
+  if (it != table_.end()) return it->second;
+  return default_;
+}
+
+std::vector<std::shared_ptr<ChannelEventListener>> RequestDispatcher::Listeners() const {
+  std::shared_lock lock(mu_);
+  return listeners_;
+}
+
+void RequestDispatcher::Dispatch(const ChannelPtr& channel,
+                                 protocol::RemotingCommand request) const {
+  Responder responder(channel, request);
+  auto registration = Lookup(request.code);
+  if (!registration) {
+    std::string remark = fmt::format("request type {} not supported", request.code);
+    GetLogger("remoting")->warn("{} from {}", remark, channel->RemoteAddress());
+    responder.SendCode(response_code::kRequestCodeNotSupported, std::move(remark));
+    return;
+  }
+  if (registration->processor->RejectRequest()) {
+    responder.SendCode(response_code::kSystemBusy,
+                       "[REJECTREQUEST]system busy, start flow control for a while");
+    return;
+  }
+  auto run = [processor = registration->processor, request = std::move(request),
+              responder]() mutable {
+    int32_t code = request.code;
+    try {
+      processor->ProcessRequest(std::move(request), responder);
+    } catch (const std::exception& e) {
+      // Processors report errors through the response; an exception is a bug, but the
+      // client still deserves an answer (Java answers SYSTEM_ERROR with the text).
+      GetLogger("remoting")->error("processor for request code {} threw: {}", code, e.what());
+      if (!responder.responded()) responder.SendCode(response_code::kSystemError, e.what());
+    }
+  };
+  if (!registration->executor) {
+    run();
+    return;
+  }
+  if (!registration->executor->TryExecute(std::move(run))) {
+    GetLogger("remoting")->warn("executor full, request code {} from {} rejected", responder.request_code(),
+                                channel->RemoteAddress());
+    responder.SendCode(response_code::kSystemBusy,
+                       "[OVERLOAD]system busy, start flow control for a while");
+  }
+}
+
+void RequestDispatcher::NotifyConnected(const ChannelPtr& channel) const {
+  for (const auto& l : Listeners()) l->OnChannelConnected(channel);
+}
+void RequestDispatcher::NotifyClosed(const ChannelPtr& channel) const {
+  for (const auto& l : Listeners()) l->OnChannelClosed(channel);
+}
+void RequestDispatcher::NotifyIdle(const ChannelPtr& channel) const {
+  for (const auto& l : Listeners()) l->OnChannelIdle(channel);
+}
+
+}  // namespace apogee::remoting

@@ -1,0 +1,56 @@
+// RequestDispatcher: what a server or a client does with an incoming request: find the
+// processor registered for its code (or the default one), run it on the registered
+// executor or inline, and answer REQUEST_CODE_NOT_SUPPORTED / SYSTEM_BUSY /
+// SYSTEM_ERROR itself when nobody can (RocketMQ's NettyRemotingAbstract
+// processRequestCommand). Also fans connection events out to listeners.
+//
+// Thread-safety: all methods may be called from any thread; registration normally
+// happens before start but is safe later (a shared lock guards the table).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "protocol/remoting_command.h"
+#include "remoting/channel.h"
+#include "remoting/executor.h"
+#include "remoting/request_processor.h"
+
+namespace apogee::remoting {
+
+class RequestDispatcher {
+ public:
+  // A null executor runs the processor inline on the IO thread.
+  void RegisterProcessor(int32_t request_code, std::shared_ptr<RequestProcessor> processor,
+                         std::shared_ptr<Executor> executor);
+  // Used for codes with no processor of their own (the NameServer's
+  // DefaultRequestProcessor, the broker's admin processor).
+  void RegisterDefaultProcessor(std::shared_ptr<RequestProcessor> processor,
+                                std::shared_ptr<Executor> executor);
+  void AddListener(std::shared_ptr<ChannelEventListener> listener);
+
+  // Handles one decoded request that arrived on `channel`.
+  void Dispatch(const ChannelPtr& channel, protocol::RemotingCommand request) const;
+
+  void NotifyConnected(const ChannelPtr& channel) const;
+  void NotifyClosed(const ChannelPtr& channel) const;
+  void NotifyIdle(const ChannelPtr& channel) const;
+
+ private:
+  struct Registration {
+    std::shared_ptr<RequestProcessor> processor;
+    std::shared_ptr<Executor> executor;
+  };
+  std::optional<Registration> Lookup(int32_t code) const;
+  std::vector<std::shared_ptr<ChannelEventListener>> Listeners() const;
+
+  mutable std::shared_mutex mu_;
+  std::unordered_map<int32_t, Registration> table_;               // guarded by mu_
+  std::optional<Registration> default_;                           // guarded by mu_
+  std::vector<std::shared_ptr<ChannelEventListener>> listeners_;  // guarded by mu_
+};
+
+}  // namespace apogee::remoting

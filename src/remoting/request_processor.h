@@ -1,0 +1,60 @@
+// The server side of a request: a RequestProcessor gets each request plus a Responder,
+// and answers when it is ready, from any thread (after an fsync, a slave's ack, or a
+// long-polling hold of 15 s). Mirrors RocketMQ's NettyRequestProcessor +
+// AsyncNettyRequestProcessor, with the asynchronous form as the only form.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <utility>
+
+#include "protocol/remoting_command.h"
+#include "remoting/channel.h"
+
+namespace apogee::remoting {
+
+// Sends the response to one request. Copyable; every copy refers to the same request.
+// Fills in the request's opaque, the response flag and the request's serialization
+// (responses mirror the request, protocol-remoting.md §2.4). For a oneway request
+// Send() drops the response, so processors need not care. Sending twice is a bug and
+// is logged; the second response is dropped. Thread-safety: any thread.
+class Responder {
+ public:
+  Responder(ChannelPtr channel, const protocol::RemotingCommand& request);
+
+  void Send(protocol::RemotingCommand response) const;
+  // Shorthand for Send(MakeResponse(request, code, remark)).
+  void SendCode(int32_t code, std::optional<std::string> remark = std::nullopt) const;
+
+  const ChannelPtr& channel() const { return channel_; }
+  bool oneway() const { return oneway_; }
+  int32_t request_code() const { return request_code_; }
+  bool responded() const { return responded_->load(std::memory_order_acquire); }
+
+ private:
+  ChannelPtr channel_;
+  int32_t opaque_;
+  int32_t request_code_;
+  protocol::SerializeType serialize_type_;
+  bool oneway_;
+  std::shared_ptr<std::atomic<bool>> responded_;
+};
+
+// Thread-safety: ProcessRequest is called on the registered executor's threads (or the
+// IO thread when registered inline), concurrently for different requests.
+class RequestProcessor {
+ public:
+  virtual ~RequestProcessor() = default;
+  virtual void ProcessRequest(protocol::RemotingCommand request, Responder responder) = 0;
+  // Java's rejectRequest(): true answers SYSTEM_BUSY without calling ProcessRequest
+  // (e.g. the store is overloaded).
+  virtual bool RejectRequest() const { return false; }
+};
+
+using ProcessFunction = std::function<void(protocol::RemotingCommand, Responder)>;
+
+// A processor from a function, for small handlers and tests.
+std::shared_ptr<RequestProcessor> MakeProcessor(ProcessFunction function);
+
+}  // namespace apogee::remoting

@@ -1,0 +1,222 @@
+#include "remoting/remoting_client.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <future>
+#include <thread>
+
+#include "protocol/response_code.h"
+#include "remoting/remoting_server.h"
+#include "remoting_test_util.h"
+
+namespace apogee::remoting {
+namespace {
+
+using boost::asio::ip::tcp;
+using protocol::RemotingCommand;
+using test::Request;
+using test::WaitFor;
+using std::chrono::milliseconds;
+
+// A one-connection server written with blocking Asio, whose behaviour each test scripts.
+class ScriptedServer {
+ public:
+  ScriptedServer() : acceptor_(ctx_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)) {}
+  ~ScriptedServer() {
+    if (thread_.joinable()) thread_.join();
+  }
+  uint16_t port() const { return acceptor_.local_endpoint().port(); }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port()); }
+
+  // Runs `script` with the first accepted socket on a background thread.
+  void Run(std::function<void(tcp::socket&)> script) {
+    thread_ = std::thread([this, script = std::move(script)] {
+      tcp::socket socket(ctx_);
+      acceptor_.accept(socket);
+      script(socket);
+    });
+  }
+
+  static std::optional<RemotingCommand> Read(tcp::socket& socket) {
+    char prefix[4];
+    boost::system::error_code ec;
+    boost::asio::read(socket, boost::asio::buffer(prefix, 4), ec);
+    if (ec) return std::nullopt;
+    std::string frame(DecodeFixed32(reinterpret_cast<const uint8_t*>(prefix)), '\0');
+    boost::asio::read(socket, boost::asio::buffer(frame), ec);
+    if (ec) return std::nullopt;
+    auto command = protocol::DecodeCommand(frame);
+    if (!command.ok()) return std::nullopt;
+    return std::move(command).value();
+  }
+  static void Write(tcp::socket& socket, const RemotingCommand& command) {
+    std::string out;
+    protocol::EncodeCommand(command, &out);
+    boost::asio::write(socket, boost::asio::buffer(out));
+  }
+
+ private:
+  boost::asio::io_context ctx_;
+  tcp::acceptor acceptor_;
+  std::thread thread_;
+};
+
+uint16_t UnusedPort() {
+  boost::asio::io_context ctx;
+  tcp::acceptor a(ctx, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+class RemotingClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override { client_.Start(); }
+  void TearDown() override { client_.Shutdown(); }
+  RemotingClient client_;
+};
+
+TEST_F(RemotingClientTest, ConnectRefusedNamesAddress) {
+  std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  auto r = client_.InvokeSync(address, Request(105), milliseconds(3000));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(r.status().message().find("connect to " + address + " failed"), std::string::npos)
+      << r.status().ToString();
+  EXPECT_TRUE(client_.ConnectedAddresses().empty());
+}
+
+TEST_F(RemotingClientTest, BadAddressIsInvalidArgument) {
+  auto r = client_.InvokeSync("no-port-here", Request(105), milliseconds(3000));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("no-port-here"), std::string::npos);
+}
+
+TEST_F(RemotingClientTest, NotStartedOrShutDownFailsClearly) {
+  RemotingClient idle;
+  auto r = idle.InvokeSync("127.0.0.1:1", Request(105), milliseconds(100));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not running"), std::string::npos);
+}
+
+TEST_F(RemotingClientTest, UnknownOpaqueIsDroppedAndRealResponseDelivered) {
+  ScriptedServer server;
+  server.Run([](tcp::socket& socket) {
+    auto request = ScriptedServer::Read(socket);
+    ASSERT_TRUE(request.has_value());
+    auto bogus = RemotingCommand::MakeResponse(*request, 0, "bogus");
+    bogus.opaque = request->opaque + 1000;
+    ScriptedServer::Write(socket, bogus);
+    ScriptedServer::Write(socket, RemotingCommand::MakeResponse(*request, 0, "real"));
+    ScriptedServer::Read(socket);  // wait for the client to go away
+  });
+  auto r = client_.InvokeSync(server.address(), Request(105), milliseconds(3000));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->remark, "real");
+  client_.CloseChannel(server.address());
+}
+
+TEST_F(RemotingClientTest, PeerCloseFailsPendingAndNextCallReconnects) {
+  ScriptedServer server;
+  server.Run([](tcp::socket& socket) {
+    ScriptedServer::Read(socket);
+    socket.close();  // no answer
+  });
+  auto r = client_.InvokeSync(server.address(), Request(105), milliseconds(5000));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(r.status().message().find("closed"), std::string::npos) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("request code 105"), std::string::npos);
+  EXPECT_TRUE(WaitFor([&] { return client_.ConnectedAddresses().empty(); }));
+
+  // A real server on a new port: the client opens a fresh connection per address.
+  RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  options.io_threads = 1;
+  RemotingServer real(options);
+  real.RegisterProcessor(105, MakeProcessor([](RemotingCommand, Responder r) { r.SendCode(0, "ok"); }));
+  ASSERT_TRUE(real.Start().ok());
+  std::string address = "127.0.0.1:" + std::to_string(real.port());
+  ASSERT_TRUE(client_.InvokeSync(address, Request(105), milliseconds(3000)).ok());
+  for (const auto& channel : real.Channels()) channel->Close();  // server drops us
+  EXPECT_TRUE(WaitFor([&] { return client_.ConnectedAddresses().empty(); }));
+  auto again = client_.InvokeSync(address, Request(105), milliseconds(3000));
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->remark, "ok");
+  real.Shutdown();
+}
+
+TEST_F(RemotingClientTest, OneConnectionPerAddress) {
+  RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  options.io_threads = 1;
+  RemotingServer server(options);
+  server.RegisterProcessor(1, MakeProcessor([](RemotingCommand, Responder r) { r.SendCode(0); }));
+  ASSERT_TRUE(server.Start().ok());
+  std::string address = "127.0.0.1:" + std::to_string(server.port());
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] {
+      for (int j = 0; j < 20; ++j) EXPECT_TRUE(client_.InvokeSync(address, Request(1), milliseconds(3000)).ok());
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(server.Channels().size(), 1u);
+  EXPECT_EQ(client_.ConnectedAddresses(), std::vector<std::string>{address});
+  auto channel = client_.GetChannel(address);
+  ASSERT_TRUE(channel.ok());
+  EXPECT_EQ((*channel)->RemoteAddress(), address);
+  server.Shutdown();
+}
+
+TEST_F(RemotingClientTest, InvokeSyncOnIoThreadIsRefused) {
+  RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  options.io_threads = 1;
+  RemotingServer server(options);
+  server.RegisterProcessor(1, MakeProcessor([](RemotingCommand, Responder r) { r.SendCode(0); }));
+  ASSERT_TRUE(server.Start().ok());
+  std::string address = "127.0.0.1:" + std::to_string(server.port());
+  std::promise<Status> nested;
+  client_.InvokeAsync(address, Request(1), milliseconds(3000), [&](Result<RemotingCommand>) {
+    nested.set_value(client_.InvokeSync(address, Request(1), milliseconds(3000)).status());
+  });
+  Status st = nested.get_future().get();
+  EXPECT_EQ(st.code(), StatusCode::kInternal);
+  EXPECT_NE(st.message().find("would deadlock"), std::string::npos);
+  server.Shutdown();
+}
+
+TEST_F(RemotingClientTest, OnewayWaitsForWrite) {
+  ScriptedServer server;
+  std::promise<RemotingCommand> got;
+  server.Run([&](tcp::socket& socket) {
+    auto request = ScriptedServer::Read(socket);
+    if (request) got.set_value(*request);
+    ScriptedServer::Read(socket);
+  });
+  ASSERT_TRUE(client_.InvokeOneway(server.address(), Request(15, "x"), milliseconds(3000)).ok());
+  auto request = got.get_future().get();
+  EXPECT_TRUE(request.IsOneway());
+  EXPECT_EQ(request.body, "x");
+  client_.CloseChannel(server.address());
+}
+
+TEST_F(RemotingClientTest, ShutdownFailsPendingCalls) {
+  ScriptedServer server;
+  server.Run([](tcp::socket& socket) {
+    ScriptedServer::Read(socket);
+    ScriptedServer::Read(socket);  // never answers; ends when the client closes
+  });
+  std::promise<Result<RemotingCommand>> done;
+  client_.InvokeAsync(server.address(), Request(105), milliseconds(30000),
+                      [&](Result<RemotingCommand> r) { done.set_value(std::move(r)); });
+  ASSERT_TRUE(WaitFor([&] { return !client_.ConnectedAddresses().empty(); }));
+  client_.Shutdown();
+  auto r = done.get_future().get();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+}
+
+}  // namespace
+}  // namespace apogee::remoting

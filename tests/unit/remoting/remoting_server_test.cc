@@ -1,0 +1,393 @@
+#include "remoting/remoting_server.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "protocol/response_code.h"
+#include "remoting/remoting_client.h"
+#include "remoting_test_util.h"
+
+namespace apogee::remoting {
+namespace {
+
+using protocol::RemotingCommand;
+using test::RawSocket;
+using test::Request;
+using test::WaitFor;
+namespace response_code = protocol::response_code;
+using std::chrono::milliseconds;
+
+constexpr int32_t kEcho = 1;
+constexpr int32_t kEchoOnExecutor = 2;
+constexpr int32_t kOnewayCount = 3;
+constexpr int32_t kHold = 4;
+
+struct EventRecorder : ChannelEventListener {
+  std::mutex mu;
+  std::vector<std::string> events;
+  void Record(std::string e) {
+    std::lock_guard lock(mu);
+    events.push_back(std::move(e));
+  }
+  void OnChannelConnected(const ChannelPtr&) override { Record("connected"); }
+  void OnChannelClosed(const ChannelPtr&) override { Record("closed"); }
+  void OnChannelIdle(const ChannelPtr&) override { Record("idle"); }
+  size_t Count(const std::string& e) {
+    std::lock_guard lock(mu);
+    return std::count(events.begin(), events.end(), e);
+  }
+};
+
+class RemotingServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { StartServer(RemotingServerOptions{}); }
+
+  void StartServer(RemotingServerOptions options) {
+    options.listen_host = "127.0.0.1";
+    options.io_threads = 2;
+    server_ = std::make_unique<RemotingServer>(options);
+    executor_ = std::make_shared<ThreadPoolExecutor>("test-exec", 2, 1000);
+    auto echo = MakeProcessor([](RemotingCommand req, Responder r) {
+      auto response = RemotingCommand::MakeResponse(req, response_code::kSuccess);
+      response.body = req.body;
+      response.ext_fields.Set("echo", std::to_string(req.code));
+      r.Send(std::move(response));
+    });
+    server_->RegisterProcessor(kEcho, echo);
+    server_->RegisterProcessor(kEchoOnExecutor, echo, executor_);
+    server_->RegisterProcessor(kOnewayCount, MakeProcessor([this](RemotingCommand req, Responder r) {
+                                 oneway_count_++;
+                                 oneway_was_oneway_ = req.IsOneway();
+                                 r.SendCode(response_code::kSuccess);  // dropped: oneway
+                               }));
+    server_->RegisterProcessor(kHold, MakeProcessor([this](RemotingCommand, Responder r) {
+                                 std::lock_guard lock(held_mu_);
+                                 held_.push_back(r);
+                               }));
+    recorder_ = std::make_shared<EventRecorder>();
+    server_->AddChannelEventListener(recorder_);
+    ASSERT_TRUE(server_->Start().ok());
+    address_ = "127.0.0.1:" + std::to_string(server_->port());
+    client_ = std::make_unique<RemotingClient>();
+    client_->Start();
+  }
+
+  void TearDown() override {
+    client_->Shutdown();
+    server_->Shutdown();
+    executor_->Shutdown();
+  }
+
+  std::vector<Responder> TakeHeld() {
+    std::lock_guard lock(held_mu_);
+    return std::move(held_);
+  }
+
+  std::unique_ptr<RemotingServer> server_;
+  std::unique_ptr<RemotingClient> client_;
+  std::shared_ptr<ThreadPoolExecutor> executor_;
+  std::shared_ptr<EventRecorder> recorder_;
+  std::string address_;
+  std::atomic<int> oneway_count_{0};
+  std::atomic<bool> oneway_was_oneway_{false};
+  std::mutex held_mu_;
+  std::vector<Responder> held_;
+};
+
+TEST_F(RemotingServerTest, BindsEphemeralPort) { EXPECT_NE(server_->port(), 0); }
+
+TEST_F(RemotingServerTest, SyncInlineAndOnExecutor) {
+  for (int32_t code : {kEcho, kEchoOnExecutor}) {
+    auto response = client_->InvokeSync(address_, Request(code, "hello"), milliseconds(3000));
+    ASSERT_TRUE(response.ok()) << response.status().ToString();
+    EXPECT_EQ(response->code, response_code::kSuccess);
+    EXPECT_TRUE(response->IsResponse());
+    EXPECT_EQ(response->body, "hello");
+    EXPECT_EQ(response->ext_fields.Get("echo"), std::to_string(code));
+  }
+}
+
+TEST_F(RemotingServerTest, Async) {
+  std::promise<Result<RemotingCommand>> done;
+  client_->InvokeAsync(address_, Request(kEcho, "abc"), milliseconds(3000),
+                       [&](Result<RemotingCommand> r) { done.set_value(std::move(r)); });
+  auto response = done.get_future().get();
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  EXPECT_EQ(response->body, "abc");
+}
+
+TEST_F(RemotingServerTest, OnewayNeverAnswered) {
+  RawSocket raw(server_->port());
+  auto request = Request(kOnewayCount);
+  request.flag = protocol::kFlagOneway;
+  request.opaque = 5;
+  raw.WriteCommand(request);
+  // Then a normal request: the first frame back must be its answer, not the oneway's.
+  auto echo = Request(kEcho);
+  echo.opaque = 6;
+  raw.WriteCommand(echo);
+  auto response = raw.ReadCommand();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->opaque, 6);
+  EXPECT_EQ(oneway_count_.load(), 1);
+  EXPECT_TRUE(oneway_was_oneway_.load());
+
+  ASSERT_TRUE(client_->InvokeOneway(address_, Request(kOnewayCount), milliseconds(3000)).ok());
+  EXPECT_TRUE(WaitFor([&] { return oneway_count_.load() == 2; }));
+}
+
+TEST_F(RemotingServerTest, UnknownCodeAnswersNotSupported) {
+  auto response = client_->InvokeSync(address_, Request(9999), milliseconds(3000));
+  ASSERT_TRUE(response.ok());
+  EXPECT_EQ(response->code, response_code::kRequestCodeNotSupported);
+  EXPECT_EQ(response->remark, "request type 9999 not supported");
+}
+
+TEST_F(RemotingServerTest, TimeoutThenLateResponseIsDropped) {
+  auto start = std::chrono::steady_clock::now();
+  auto response = client_->InvokeSync(address_, Request(kHold), milliseconds(200));
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(response.ok());
+  EXPECT_TRUE(response.status().IsTimeout());
+  EXPECT_NE(response.status().message().find("request code 4 to " + address_ + " timed out after 200 ms"),
+            std::string::npos)
+      << response.status().ToString();
+  EXPECT_GE(elapsed, milliseconds(190));
+  EXPECT_LT(elapsed, milliseconds(2000));
+  // The late answer arrives with an opaque nobody waits for; the client drops it and
+  // the connection keeps working.
+  for (auto& r : TakeHeld()) r.SendCode(response_code::kSuccess);
+  auto next = client_->InvokeSync(address_, Request(kEcho, "still"), milliseconds(3000));
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  EXPECT_EQ(next->body, "still");
+}
+
+TEST_F(RemotingServerTest, AsyncResponseFromAnotherThread) {
+  std::promise<Result<RemotingCommand>> done;
+  client_->InvokeAsync(address_, Request(kHold), milliseconds(5000),
+                       [&](Result<RemotingCommand> r) { done.set_value(std::move(r)); });
+  ASSERT_TRUE(WaitFor([&] {
+    std::lock_guard lock(held_mu_);
+    return held_.size() == 1;
+  }));
+  auto held = TakeHeld();
+  std::thread later([r = held[0]] {
+    std::this_thread::sleep_for(milliseconds(100));
+    auto response = RemotingCommand{};
+    response.code = response_code::kSuccess;
+    response.body = "after fsync";
+    r.Send(std::move(response));
+  });
+  auto response = done.get_future().get();
+  later.join();
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  EXPECT_EQ(response->body, "after fsync");
+}
+
+TEST_F(RemotingServerTest, MalformedFrameClosesOnlyThatConnection) {
+  ASSERT_TRUE(client_->InvokeSync(address_, Request(kEcho), milliseconds(3000)).ok());
+  std::atomic<bool> stop{false};
+  std::atomic<int> answered{0};
+  std::atomic<int> failed{0};
+  std::thread good([&] {
+    while (!stop) {
+      auto r = client_->InvokeSync(address_, Request(kEcho, "ok"), milliseconds(3000));
+      r.ok() ? answered++ : failed++;
+    }
+  });
+  {
+    RawSocket over_limit(server_->port());
+    over_limit.Write(std::string("\x7f\xff\xff\xff\x00\x00\x00\x10", 8));
+    EXPECT_TRUE(over_limit.ReadsEof());
+  }
+  {
+    RawSocket bad_header_length(server_->port());
+    bad_header_length.Write(std::string("\x00\x00\x00\x08\x00\x00\x00\x09xxxx", 12));
+    EXPECT_TRUE(bad_header_length.ReadsEof());
+  }
+  {
+    RawSocket bad_json(server_->port());
+    bad_json.Write(std::string("\x00\x00\x00\x09\x00\x00\x00\x05{nope", 13));
+    EXPECT_TRUE(bad_json.ReadsEof());
+  }
+  int before = answered.load();
+  EXPECT_TRUE(WaitFor([&] { return answered.load() > before + 10; }));
+  stop = true;
+  good.join();
+  EXPECT_EQ(failed.load(), 0);
+}
+
+TEST_F(RemotingServerTest, ResponseMirrorsBinarySerialization) {
+  RawSocket raw(server_->port());
+  auto request = Request(kEcho, "b");
+  request.serialize_type = protocol::SerializeType::kRocketMQ;
+  request.opaque = 42;
+  raw.WriteCommand(request);
+  auto response = raw.ReadCommand();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->serialize_type, protocol::SerializeType::kRocketMQ);
+  EXPECT_EQ(static_cast<uint8_t>(raw.last_frame()[0]), 1) << "type byte of the header word";
+  EXPECT_EQ(response->opaque, 42);
+
+  request.serialize_type = protocol::SerializeType::kJson;
+  raw.WriteCommand(request);
+  response = raw.ReadCommand();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(static_cast<uint8_t>(raw.last_frame()[0]), 0);
+}
+
+TEST_F(RemotingServerTest, BodySegmentsSentAfterOwnedBody) {
+  constexpr int32_t kSegments = 50;
+  auto storage = std::make_shared<std::string>("SEGMENT-ONE|SEGMENT-TWO");
+  server_->RegisterProcessor(kSegments, MakeProcessor([storage](RemotingCommand req, Responder r) {
+                               auto response = RemotingCommand::MakeResponse(req, 0);
+                               response.body = "owned|";
+                               std::string_view all(*storage);
+                               response.body_segments.segments = {all.substr(0, 12), all.substr(12)};
+                               response.body_segments.keepalive = storage;
+                               r.Send(std::move(response));
+                             }));
+  auto response = client_->InvokeSync(address_, Request(kSegments), milliseconds(3000));
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  EXPECT_EQ(response->body, "owned|SEGMENT-ONE|SEGMENT-TWO");
+}
+
+TEST_F(RemotingServerTest, ServerInitiatedRequestToClient) {
+  constexpr int32_t kNotify = 40;
+  std::atomic<int> notified{0};
+  client_->RegisterProcessor(kNotify, MakeProcessor([&](RemotingCommand req, Responder r) {
+                               notified++;
+                               auto response = RemotingCommand::MakeResponse(req, 0);
+                               response.body = "client says " + req.body;
+                               r.Send(std::move(response));
+                             }));
+  ASSERT_TRUE(client_->InvokeSync(address_, Request(kEcho), milliseconds(3000)).ok());
+  ASSERT_TRUE(WaitFor([&] { return server_->Channels().size() == 1; }));
+  ChannelPtr channel = server_->Channels()[0];
+  EXPECT_TRUE(channel->IsActive());
+
+  auto response = channel->InvokeSync(Request(kNotify, "hi"), milliseconds(3000));
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  EXPECT_EQ(response->body, "client says hi");
+
+  std::promise<Status> written;
+  channel->InvokeOneway(Request(kNotify, "oneway"), [&](Status st) { written.set_value(st); });
+  EXPECT_TRUE(written.get_future().get().ok());
+  EXPECT_TRUE(WaitFor([&] { return notified.load() == 2; }));
+
+  // A code the client does not handle is answered REQUEST_CODE_NOT_SUPPORTED by it.
+  auto unknown = channel->InvokeSync(Request(7777), milliseconds(3000));
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_EQ(unknown->code, response_code::kRequestCodeNotSupported);
+}
+
+TEST_F(RemotingServerTest, ConnectionEvents) {
+  ASSERT_TRUE(client_->InvokeSync(address_, Request(kEcho), milliseconds(3000)).ok());
+  EXPECT_TRUE(WaitFor([&] { return recorder_->Count("connected") == 1; }));
+  client_->CloseChannel(address_);
+  EXPECT_TRUE(WaitFor([&] { return recorder_->Count("closed") == 1; }));
+  EXPECT_TRUE(WaitFor([&] { return server_->Channels().empty(); }));
+  // The client reconnects on the next call.
+  ASSERT_TRUE(client_->InvokeSync(address_, Request(kEcho), milliseconds(3000)).ok());
+  EXPECT_TRUE(WaitFor([&] { return recorder_->Count("connected") == 2; }));
+}
+
+TEST_F(RemotingServerTest, ManyConcurrentRequests) {
+  constexpr int kThreads = 8;
+  constexpr int kPerThread = 250;
+  std::atomic<int> ok{0};
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<std::future<Result<RemotingCommand>>> futures;
+      for (int i = 0; i < kPerThread; ++i) {
+        auto p = std::make_shared<std::promise<Result<RemotingCommand>>>();
+        futures.push_back(p->get_future());
+        client_->InvokeAsync(address_, Request(i % 2 ? kEcho : kEchoOnExecutor,
+                                               std::to_string(t) + ":" + std::to_string(i)),
+                             milliseconds(10000), [p](Result<RemotingCommand> r) { p->set_value(std::move(r)); });
+      }
+      for (int i = 0; i < kPerThread; ++i) {
+        auto r = futures[i].get();
+        (r.ok() && r->body == std::to_string(t) + ":" + std::to_string(i)) ? ok++ : wrong++;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ok.load(), kThreads * kPerThread);
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+TEST_F(RemotingServerTest, ShutdownFailsPendingAndClosesChannels) {
+  std::promise<Result<RemotingCommand>> done;
+  client_->InvokeAsync(address_, Request(kHold), milliseconds(10000),
+                       [&](Result<RemotingCommand> r) { done.set_value(std::move(r)); });
+  ASSERT_TRUE(WaitFor([&] {
+    std::lock_guard lock(held_mu_);
+    return held_.size() == 1;
+  }));
+  server_->Shutdown();
+  auto response = done.get_future().get();
+  ASSERT_FALSE(response.ok());
+  EXPECT_EQ(response.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(response.status().message().find("closed"), std::string::npos);
+  EXPECT_EQ(recorder_->Count("closed"), 1u);
+  // A responder kept past shutdown is harmless.
+  for (auto& r : TakeHeld()) r.SendCode(0);
+}
+
+class RemotingServerIdleTest : public RemotingServerTest {
+ protected:
+  void SetUp() override {
+    RemotingServerOptions options;
+    options.channel_max_idle = milliseconds(150);
+    StartServer(options);
+  }
+};
+
+TEST_F(RemotingServerIdleTest, IdleConnectionIsClosed) {
+  RawSocket raw(server_->port());
+  EXPECT_TRUE(WaitFor([&] { return recorder_->Count("idle") == 1; }));
+  EXPECT_TRUE(WaitFor([&] { return recorder_->Count("closed") == 1; }));
+  EXPECT_TRUE(raw.ReadsEof());
+}
+
+TEST(RemotingServerStartTest, PortInUseNamesAddress) {
+  RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  options.io_threads = 1;
+  RemotingServer first(options);
+  ASSERT_TRUE(first.Start().ok());
+  options.listen_port = first.port();
+  RemotingServer second(options);
+  Status st = second.Start();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find(std::to_string(first.port())), std::string::npos) << st.ToString();
+}
+
+TEST(RemotingServerStartTest, SmallFrameLimitClosesBigFrames) {
+  RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  options.io_threads = 1;
+  options.max_frame_length = 1024;
+  RemotingServer server(options);
+  server.RegisterProcessor(kEcho, MakeProcessor([](RemotingCommand req, Responder r) { r.SendCode(0); }));
+  ASSERT_TRUE(server.Start().ok());
+  RemotingClient client;
+  client.Start();
+  std::string address = "127.0.0.1:" + std::to_string(server.port());
+  ASSERT_TRUE(client.InvokeSync(address, Request(kEcho, std::string(500, 'x')), milliseconds(3000)).ok());
+  auto big = client.InvokeSync(address, Request(kEcho, std::string(2000, 'x')), milliseconds(3000));
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.status().code(), StatusCode::kUnavailable) << big.status().ToString();
+  client.Shutdown();
+  server.Shutdown();
+}
+
+}  // namespace
+}  // namespace apogee::remoting

@@ -1,0 +1,179 @@
+#include "remoting/request_dispatcher.h"
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <mutex>
+#include <stdexcept>
+
+#include "protocol/response_code.h"
+
+namespace apogee::remoting {
+namespace {
+
+using protocol::RemotingCommand;
+namespace response_code = protocol::response_code;
+
+// Records what the dispatcher sends back.
+class FakeChannel : public Channel {
+ public:
+  uint64_t id() const override { return 7; }
+  const std::string& RemoteAddress() const override { return address_; }
+  const std::string& LocalAddress() const override { return address_; }
+  bool IsActive() const override { return true; }
+  void InvokeAsync(RemotingCommand, std::chrono::milliseconds, ResponseCallback cb) override {
+    cb(Status::NotSupported("fake"));
+  }
+  Result<RemotingCommand> InvokeSync(RemotingCommand, std::chrono::milliseconds) override {
+    return Status::NotSupported("fake");
+  }
+  void InvokeOneway(RemotingCommand, WriteCallback) override {}
+  void SendResponse(RemotingCommand response) override {
+    std::lock_guard lock(mu_);
+    responses_.push_back(std::move(response));
+  }
+  void Close() override {}
+
+  std::vector<RemotingCommand> responses() {
+    std::lock_guard lock(mu_);
+    return responses_;
+  }
+
+ private:
+  std::string address_ = "10.0.0.9:5555";
+  std::mutex mu_;
+  std::vector<RemotingCommand> responses_;
+};
+
+RemotingCommand Request(int32_t code, int32_t opaque) {
+  auto r = RemotingCommand::MakeRequest(code);
+  r.opaque = opaque;
+  return r;
+}
+
+TEST(RequestDispatcherTest, RoutesByCodeInline) {
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  dispatcher.RegisterProcessor(
+      105, MakeProcessor([](RemotingCommand req, Responder r) { r.SendCode(0, "route"); }), nullptr);
+  dispatcher.Dispatch(channel, Request(105, 11));
+  auto responses = channel->responses();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].code, 0);
+  EXPECT_EQ(responses[0].opaque, 11);
+  EXPECT_TRUE(responses[0].IsResponse());
+  EXPECT_EQ(responses[0].remark, "route");
+}
+
+TEST(RequestDispatcherTest, UnknownCodeAnswersNotSupported) {
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  dispatcher.Dispatch(channel, Request(9999, 3));
+  auto responses = channel->responses();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].code, response_code::kRequestCodeNotSupported);
+  EXPECT_EQ(responses[0].remark, "request type 9999 not supported");
+  EXPECT_EQ(responses[0].opaque, 3);
+}
+
+TEST(RequestDispatcherTest, UnknownOnewayGetsNothing) {
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  auto request = Request(9999, 3);
+  request.flag = protocol::kFlagOneway;
+  dispatcher.Dispatch(channel, request);
+  EXPECT_TRUE(channel->responses().empty());
+}
+
+TEST(RequestDispatcherTest, DefaultProcessorTakesUnregisteredCodes) {
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  dispatcher.RegisterDefaultProcessor(
+      MakeProcessor([](RemotingCommand req, Responder r) { r.SendCode(0, std::to_string(req.code)); }),
+      nullptr);
+  dispatcher.Dispatch(channel, Request(321, 1));
+  ASSERT_EQ(channel->responses().size(), 1u);
+  EXPECT_EQ(channel->responses()[0].remark, "321");
+}
+
+TEST(RequestDispatcherTest, RunsOnExecutorAndBusyWhenFull) {
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  auto executor = std::make_shared<ThreadPoolExecutor>("disp", 1, 1);
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::atomic<int> started{0};
+  dispatcher.RegisterProcessor(
+      10,
+      MakeProcessor([&](RemotingCommand, Responder r) {
+        started++;
+        released.wait();
+        r.SendCode(0);
+      }),
+      executor);
+  dispatcher.Dispatch(channel, Request(10, 1));
+  ASSERT_TRUE([&] {
+    for (int i = 0; i < 500 && started.load() == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return started.load() == 1;
+  }());
+  dispatcher.Dispatch(channel, Request(10, 2));  // queued
+  dispatcher.Dispatch(channel, Request(10, 3));  // rejected
+  auto responses = channel->responses();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].opaque, 3);
+  EXPECT_EQ(responses[0].code, response_code::kSystemBusy);
+  release.set_value();
+  executor->Shutdown();
+  EXPECT_EQ(channel->responses().size(), 3u);
+}
+
+TEST(RequestDispatcherTest, RejectRequestAnswersBusy) {
+  class Rejecting : public RequestProcessor {
+   public:
+    void ProcessRequest(RemotingCommand, Responder) override { FAIL() << "must not run"; }
+    bool RejectRequest() const override { return true; }
+  };
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  dispatcher.RegisterProcessor(10, std::make_shared<Rejecting>(), nullptr);
+  dispatcher.Dispatch(channel, Request(10, 1));
+  ASSERT_EQ(channel->responses().size(), 1u);
+  EXPECT_EQ(channel->responses()[0].code, response_code::kSystemBusy);
+}
+
+TEST(RequestDispatcherTest, ThrowingProcessorAnswersSystemError) {
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  dispatcher.RegisterProcessor(
+      10, MakeProcessor([](RemotingCommand, Responder) { throw std::runtime_error("boom"); }), nullptr);
+  dispatcher.Dispatch(channel, Request(10, 1));
+  ASSERT_EQ(channel->responses().size(), 1u);
+  EXPECT_EQ(channel->responses()[0].code, response_code::kSystemError);
+  EXPECT_EQ(channel->responses()[0].remark, "boom");
+}
+
+TEST(RequestDispatcherTest, NotifiesListeners) {
+  struct Counting : ChannelEventListener {
+    int connected = 0, closed = 0, idle = 0;
+    void OnChannelConnected(const ChannelPtr&) override { connected++; }
+    void OnChannelClosed(const ChannelPtr&) override { closed++; }
+    void OnChannelIdle(const ChannelPtr&) override { idle++; }
+  };
+  RequestDispatcher dispatcher;
+  auto a = std::make_shared<Counting>();
+  auto b = std::make_shared<Counting>();
+  dispatcher.AddListener(a);
+  dispatcher.AddListener(b);
+  auto channel = std::make_shared<FakeChannel>();
+  dispatcher.NotifyConnected(channel);
+  dispatcher.NotifyIdle(channel);
+  dispatcher.NotifyClosed(channel);
+  EXPECT_EQ(a->connected + b->connected, 2);
+  EXPECT_EQ(a->idle + b->idle, 2);
+  EXPECT_EQ(a->closed + b->closed, 2);
+}
+
+}  // namespace
+}  // namespace apogee::remoting
