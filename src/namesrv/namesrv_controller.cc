@@ -1,0 +1,158 @@
+#include "namesrv/namesrv_controller.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+#include <vector>
+
+#include "base/logging.h"
+#include "base/service_thread.h"
+#include "namesrv/default_request_processor.h"
+#include "namesrv/kv_config_manager.h"
+#include "namesrv/route_info_manager.h"
+#include "protocol/request_code.h"
+#include "remoting/executor.h"
+#include "remoting/remoting_server.h"
+
+namespace apogee::namesrv {
+namespace {
+
+// Queue bounds of Java's NamesrvConfig (clientRequestThreadPoolQueueCapacity,
+// defaultThreadPoolQueueCapacity); past them requests get SYSTEM_BUSY.
+constexpr size_t kClientRequestQueueCapacity = 50000;
+constexpr size_t kDefaultQueueCapacity = 10000;
+
+// Java's BrokerHousekeepingService: a broker whose connection closes (or idles out) is
+// removed at once rather than after the 120 s expiry.
+class BrokerHousekeepingService final : public remoting::ChannelEventListener {
+ public:
+  explicit BrokerHousekeepingService(RouteInfoManager* routes) : routes_(routes) {}
+  void OnChannelClosed(const remoting::ChannelPtr& channel) override {
+    routes_->OnChannelDestroy(channel->id());
+  }
+
+ private:
+  RouteInfoManager* routes_;
+};
+
+// Adapts DefaultRequestProcessor to the remoting server's asynchronous interface.
+class ProcessorAdapter final : public remoting::RequestProcessor {
+ public:
+  explicit ProcessorAdapter(DefaultRequestProcessor* processor) : processor_(processor) {}
+  void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override {
+    ChannelId channel = responder.channel() ? responder.channel()->id() : 0;
+    responder.Send(processor_->Process(request, channel));
+  }
+
+ private:
+  DefaultRequestProcessor* processor_;
+};
+
+}  // namespace
+
+class NamesrvController::Impl {
+ public:
+  Impl(NamesrvConfig* config, Clock* clock)
+      : settings_(config->Snapshot()),
+        kv_(settings_.kv_config_path),
+        routes_(clock, settings_.broker_channel_expired_time),
+        processor_(config, &kv_, &routes_, clock),
+        scan_(this) {}
+
+  Status Start() {
+    auto log = GetLogger("namesrv");
+    APOGEE_RETURN_IF_ERROR(kv_.Load());
+
+    remoting::RemotingServerOptions options;
+    options.listen_host = settings_.bind_address;
+    options.listen_port = static_cast<uint16_t>(settings_.listen_port);
+    options.io_threads = static_cast<size_t>(settings_.server_selector_threads);
+    options.channel_max_idle =
+        std::chrono::seconds(settings_.server_channel_max_idle_time_seconds);
+    server_ = std::make_unique<remoting::RemotingServer>(options);
+
+    client_executor_ = std::make_shared<remoting::ThreadPoolExecutor>(
+        "NSClientRequest", static_cast<size_t>(settings_.client_request_thread_pool_nums),
+        kClientRequestQueueCapacity);
+    default_executor_ = std::make_shared<remoting::ThreadPoolExecutor>(
+        "NSDefault", static_cast<size_t>(settings_.default_thread_pool_nums),
+        kDefaultQueueCapacity);
+    auto adapter = std::make_shared<ProcessorAdapter>(&processor_);
+    for (int32_t code : processor_.HandledCodes()) {
+      server_->RegisterProcessor(
+          code, adapter,
+          code == protocol::request_code::kGetRouteinfoByTopic ? client_executor_
+                                                                : default_executor_);
+    }
+    // Unknown codes reach the processor too, which answers REQUEST_CODE_NOT_SUPPORTED
+    // with Java's remark.
+    server_->RegisterDefaultProcessor(adapter, default_executor_);
+    server_->AddChannelEventListener(std::make_shared<BrokerHousekeepingService>(&routes_));
+
+    Status s = server_->Start();
+    if (!s.ok()) return s;
+    scan_.Start();
+    log->info("NameServer listening on {}:{}", settings_.bind_address, server_->port());
+    return Status::OK();
+  }
+
+  uint16_t port() const { return server_ ? server_->port() : 0; }
+
+  void Shutdown() {
+    scan_.Shutdown();
+    if (server_) server_->Shutdown();
+    if (client_executor_) client_executor_->Shutdown();
+    if (default_executor_) default_executor_->Shutdown();
+  }
+
+  // Removes expired brokers and closes their connections (Java's scanNotActiveBroker).
+  void ScanNotActiveBroker() {
+    std::vector<ChannelId> expired = routes_.ScanNotActiveBroker();
+    if (expired.empty() || !server_) return;
+    for (const remoting::ChannelPtr& channel : server_->Channels()) {
+      for (ChannelId id : expired) {
+        if (channel->id() == id) channel->Close();
+      }
+    }
+  }
+
+ private:
+  class ScanService final : public ServiceThread {
+   public:
+    explicit ScanService(Impl* impl) : ServiceThread("NSScanNotActiveBroker"), impl_(impl) {}
+
+   protected:
+    void Run() override {
+      while (!stopped()) {
+        WaitForRunning(impl_->settings_.scan_not_active_broker_interval);
+        if (stopped()) break;
+        impl_->ScanNotActiveBroker();
+      }
+    }
+
+   private:
+    Impl* impl_;
+  };
+
+  const NamesrvSettings settings_;  // start-up values; runtime switches are read live
+  KvConfigManager kv_;
+  RouteInfoManager routes_;
+  DefaultRequestProcessor processor_;
+  std::unique_ptr<remoting::RemotingServer> server_;
+  std::shared_ptr<remoting::ThreadPoolExecutor> client_executor_;
+  std::shared_ptr<remoting::ThreadPoolExecutor> default_executor_;
+  ScanService scan_;
+};
+
+NamesrvController::NamesrvController(NamesrvConfig* config, Clock* clock)
+    : impl_(std::make_unique<Impl>(config, clock)) {}
+
+NamesrvController::~NamesrvController() { Shutdown(); }
+
+Status NamesrvController::Start() { return impl_->Start(); }
+
+uint16_t NamesrvController::port() const { return impl_->port(); }
+
+void NamesrvController::Shutdown() { impl_->Shutdown(); }
+
+}  // namespace apogee::namesrv
