@@ -10,6 +10,7 @@
 #include "base/logging.h"
 #include "namesrv/namesrv_bodies.h"
 #include "protocol/custom_header.h"
+#include "protocol/kv_table.h"
 #include "protocol/namesrv_headers.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
@@ -20,10 +21,6 @@ namespace {
 namespace rc = protocol::request_code;
 namespace resp = protocol::response_code;
 using Cmd = protocol::RemotingCommand;
-
-// MQVersion ordinals that switch behaviour (protocol-remoting.md §3.3).
-constexpr int32_t kVersionV3_0_11 = 37;   // REGISTER_BROKER body is RegisterBrokerBody
-constexpr int32_t kVersionV4_9_4 = 401;   // route data in standard JSON
 
 constexpr std::string_view kTopicNotExistRemark =
     "No topic route info in name server for the topic: ";
@@ -146,7 +143,7 @@ Cmd DefaultRequestProcessor::GetKvListByNamespace(const Cmd& req) {
                  fmt::format("No config item, Namespace: {}", h->namespace_name));
   }
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = EncodeKvTableJson(*table);
+  out.body = protocol::EncodeKVTable(protocol::KVTable{std::move(*table)});
   return out;
 }
 
@@ -176,22 +173,17 @@ Cmd DefaultRequestProcessor::RegisterBroker(const Cmd& req, ChannelId channel) {
     }
   }
 
-  if (!req.body.empty()) {
-    Result<RegisterBrokerBodyData> body =
-        req.version >= kVersionV3_0_11
-            ? (h->compressed ? DecodeRegisterBrokerBodyCompressed(req.body)
-                                    : DecodeRegisterBrokerBodyJson(req.body))
-            : DecodeTopicConfigSerializeWrapperJson(req.body);
-    if (!body.ok()) {
-      Log()->warn("register broker {} {}: bad body: {}", reg.broker_name, reg.broker_addr,
-                  body.status().ToString());
-      return Reply(req, resp::kSystemError,
-                   "register broker body cannot be decoded: " + body.status().message());
-    }
-    reg.data_version = body->data_version;
-    reg.topic_configs = std::move(body->topic_configs);
-    reg.filter_server_list = std::move(body->filter_server_list);
+  Result<RegisterBrokerBodyData> body =
+      DecodeRegisterBrokerBodyData(req.body, h->compressed, req.version);
+  if (!body.ok()) {
+    Log()->warn("register broker {} {}: bad body: {}", reg.broker_name, reg.broker_addr,
+                body.status().ToString());
+    return Reply(req, resp::kSystemError,
+                 "register broker body cannot be decoded: " + body.status().message());
   }
+  reg.data_version = body->data_version;
+  reg.topic_configs = std::move(body->topic_configs);
+  reg.filter_server_list = std::move(body->filter_server_list);
 
   RegisterBrokerOutcome outcome = routes_->RegisterBroker(reg);
   Cmd out = Reply(req, resp::kSuccess);
@@ -201,7 +193,7 @@ Cmd DefaultRequestProcessor::RegisterBroker(const Cmd& req, ChannelId channel) {
   }
   if (config_->Snapshot().return_order_topic_config_to_broker) {
     if (auto order = kv_->GetNamespace(kOrderTopicConfigNamespace)) {
-      out.body = EncodeKvTableJson(*order);
+      out.body = protocol::EncodeKVTable(protocol::KVTable{std::move(*order)});
     }
   }
   return out;
@@ -239,15 +231,16 @@ Cmd DefaultRequestProcessor::GetRouteInfoByTopic(const Cmd& req) {
   if (settings.order_message_enable) order_conf = kv_->Get(kOrderTopicConfigNamespace, topic);
   // Quoted map keys only for clients that can take them (§7.9): Go <= 2.1.1 (version
   // 317) corrupts a route with quoted keys, strict parsers need them.
-  bool standard = req.version >= kVersionV4_9_4 || h->accept_standard_json_only.value_or(false);
+  protocol::MapKeyStyle style = protocol::RouteMapKeyStyle(
+      req.version, h->accept_standard_json_only.value_or(false));
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = EncodeTopicRouteDataJson(*route, order_conf, standard);
+  out.body = protocol::EncodeTopicRouteData(ToProtocol(*route, std::move(order_conf)), style);
   return out;
 }
 
 Cmd DefaultRequestProcessor::GetBrokerClusterInfo(const Cmd& req) {
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = EncodeClusterInfoJson(routes_->GetClusterInfo());
+  out.body = protocol::EncodeClusterInfo(ToProtocol(routes_->GetClusterInfo()));
   return out;
 }
 
@@ -272,7 +265,7 @@ Cmd DefaultRequestProcessor::AddWritePermOfBroker(const Cmd& req) {
 Cmd DefaultRequestProcessor::GetAllTopicListFromNameserver(const Cmd& req) {
   if (!config_->Snapshot().enable_all_topic_list) return Reply(req, resp::kSystemError, "disable");
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = EncodeTopicListJson(TopicListData{routes_->GetAllTopics(), std::nullopt});
+  out.body = protocol::EncodeTopicList(ToProtocol(TopicListData{routes_->GetAllTopics(), std::nullopt}));
   return out;
 }
 
@@ -288,14 +281,14 @@ Cmd DefaultRequestProcessor::GetTopicsByCluster(const Cmd& req) {
   auto h = ReadHeader<protocol::GetTopicsByClusterRequestHeader>(req);
   if (!h.ok()) return HeaderError(req, h.status());
   Cmd out = Reply(req, resp::kSuccess);
-  out.body =
-      EncodeTopicListJson(TopicListData{routes_->GetTopicsByCluster(h->cluster), std::nullopt});
+  out.body = protocol::EncodeTopicList(
+      ToProtocol(TopicListData{routes_->GetTopicsByCluster(h->cluster), std::nullopt}));
   return out;
 }
 
 Cmd DefaultRequestProcessor::GetSystemTopicListFromNs(const Cmd& req) {
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = EncodeTopicListJson(routes_->GetSystemTopicList());
+  out.body = protocol::EncodeTopicList(ToProtocol(routes_->GetSystemTopicList()));
   return out;
 }
 
@@ -306,7 +299,7 @@ Cmd DefaultRequestProcessor::GetUnitTopicList(const Cmd& req, int32_t code) {
                                         ? routes_->GetHasUnitSubTopics()
                                         : routes_->GetHasUnitSubUnUnitTopics();
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = EncodeTopicListJson(TopicListData{std::move(topics), std::nullopt});
+  out.body = protocol::EncodeTopicList(ToProtocol(TopicListData{std::move(topics), std::nullopt}));
   return out;
 }
 
@@ -340,9 +333,9 @@ Cmd DefaultRequestProcessor::QueryDataVersion(const Cmd& req) {
   const std::string& addr = h->broker_addr;
   DataVersionInfo version;
   if (!req.body.empty()) {
-    auto parsed = DecodeDataVersionJson(req.body);
+    auto parsed = protocol::DecodeDataVersion(req.body);
     if (!parsed.ok()) return Reply(req, resp::kSystemError, parsed.status().message());
-    version = *parsed;
+    version = FromProtocol(*parsed);
   }
   bool changed = routes_->IsBrokerTopicConfigChanged(cluster, addr, version);
   // As Java: only an unchanged broker counts as alive here; a changed one must register.
@@ -350,7 +343,7 @@ Cmd DefaultRequestProcessor::QueryDataVersion(const Cmd& req) {
   Cmd out = Reply(req, resp::kSuccess);
   protocol::EncodeCustomHeader(protocol::QueryDataVersionResponseHeader{changed}, &out);
   if (auto stored = routes_->QueryBrokerDataVersion(cluster, addr)) {
-    out.body = EncodeDataVersionJson(*stored);
+    out.body = protocol::EncodeDataVersion(ToProtocol(*stored));
   }
   return out;
 }

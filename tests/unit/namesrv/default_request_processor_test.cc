@@ -4,7 +4,8 @@
 #include <rapidjson/document.h>
 
 #include "base/crc32.h"
-#include "namesrv/namesrv_bodies.h"
+#include "protocol/register_broker_body.h"
+#include "protocol/topic_config.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 
@@ -14,6 +15,27 @@ namespace {
 namespace rc = protocol::request_code;
 namespace resp = protocol::response_code;
 using protocol::RemotingCommand;
+
+// A RegisterBrokerBody with the given topics, as a broker builds it.
+protocol::RegisterBrokerBody Body(const std::vector<TopicConfigInfo>& topics,
+                                  protocol::DataVersion version = {0, 1000, 1}) {
+  protocol::RegisterBrokerBody body;
+  body.topic_config_serialize_wrapper.data_version = version;
+  for (const TopicConfigInfo& t : topics) {
+    protocol::TopicConfig tc;
+    tc.topic_name = t.topic_name;
+    tc.read_queue_nums = t.read_queue_nums;
+    tc.write_queue_nums = t.write_queue_nums;
+    tc.perm = t.perm;
+    tc.topic_sys_flag = t.topic_sys_flag;
+    body.topic_config_serialize_wrapper.topic_config_table[t.topic_name] = tc;
+  }
+  return body;
+}
+
+std::string DataVersionJson(int64_t counter) {
+  return protocol::EncodeDataVersion(protocol::DataVersion{0, 1000, counter});
+}
 
 class DefaultRequestProcessorTest : public ::testing::Test {
  protected:
@@ -31,11 +53,8 @@ class DefaultRequestProcessorTest : public ::testing::Test {
   RemotingCommand Register(std::string cluster, std::string name, int64_t id, std::string addr,
                            std::vector<TopicConfigInfo> topics, ChannelId channel = 1,
                            bool compressed = false, bool with_crc = true) {
-    RegisterBrokerBodyData data;
-    data.data_version = DataVersionInfo{0, 1000, 1};
-    data.topic_configs = std::move(topics);
-    std::string body = compressed ? EncodeRegisterBrokerBodyCompressed(data)
-                                  : EncodeRegisterBrokerBodyJson(data);
+    std::string body = compressed ? protocol::EncodeCompressedRegisterBrokerBody(Body(topics))
+                                  : protocol::EncodeRegisterBrokerBody(Body(topics));
     std::map<std::string, std::string> ext = {
         {"brokerName", name}, {"brokerAddr", addr}, {"clusterName", cluster},
         {"haServerAddr", addr + "-ha"}, {"brokerId", std::to_string(id)},
@@ -104,9 +123,7 @@ TEST_F(DefaultRequestProcessorTest, MissingRequiredFieldIsSystemErrorNamingIt) {
 }
 
 TEST_F(DefaultRequestProcessorTest, CrcMismatchIsRejected) {
-  RegisterBrokerBodyData data;
-  data.topic_configs = {{"T", 4, 4, 6, 0}};
-  std::string body = EncodeRegisterBrokerBodyJson(data);
+  std::string body = protocol::EncodeRegisterBrokerBody(Body({{"T", 4, 4, 6, 0}}));
   RemotingCommand out = processor_.Process(
       Request(rc::kRegisterBroker,
               {{"brokerName", "b"}, {"brokerAddr", "a:1"}, {"clusterName", "c"},
@@ -231,15 +248,15 @@ TEST_F(DefaultRequestProcessorTest, QueryDataVersion) {
   std::map<std::string, std::string> ext = {
       {"brokerName", "broker-a"}, {"brokerAddr", "a:1"}, {"clusterName", "c1"}, {"brokerId", "0"}};
   RemotingCommand same = processor_.Process(
-      Request(rc::kQueryDataVersion, ext, EncodeDataVersionJson({0, 1000, 1})), 0);
+      Request(rc::kQueryDataVersion, ext, DataVersionJson(1)), 0);
   EXPECT_EQ(same.ext_fields.Get("changed").value(), "false");
-  EXPECT_EQ(DecodeDataVersionJson(same.body).value(), (DataVersionInfo{0, 1000, 1}));
+  EXPECT_EQ(protocol::DecodeDataVersion(same.body).value(), (protocol::DataVersion{0, 1000, 1}));
   RemotingCommand changed = processor_.Process(
-      Request(rc::kQueryDataVersion, ext, EncodeDataVersionJson({0, 1000, 2})), 0);
+      Request(rc::kQueryDataVersion, ext, DataVersionJson(2)), 0);
   EXPECT_EQ(changed.ext_fields.Get("changed").value(), "true");
   ext["brokerAddr"] = "unknown:1";
   RemotingCommand unknown = processor_.Process(
-      Request(rc::kQueryDataVersion, ext, EncodeDataVersionJson({0, 1000, 1})), 0);
+      Request(rc::kQueryDataVersion, ext, DataVersionJson(1)), 0);
   EXPECT_EQ(unknown.ext_fields.Get("changed").value(), "true");
   EXPECT_TRUE(unknown.body.empty());
 }

@@ -1,139 +1,91 @@
 #include "namesrv/namesrv_bodies.h"
 
 #include <gtest/gtest.h>
-#include <rapidjson/document.h>
 
 namespace apogee::namesrv {
 namespace {
 
 // A RegisterBrokerBody as a 4.9 Java broker writes it (fastjson, sorted keys).
 constexpr const char* kJavaRegisterBody =
-    R"({"filterServerList":[],"topicConfigSerializeWrapper":{"dataVersion":{"counter":3,)"
-    R"("timestamp":1700000000123},"topicConfigTable":{"TopicTest":{"order":false,"perm":6,)"
-    R"("readQueueNums":4,"topicFilterType":"SINGLE_TAG","topicName":"TopicTest",)"
+    R"({"filterServerList":["10.0.0.9:1"],"topicConfigSerializeWrapper":{"dataVersion":)"
+    R"({"counter":3,"timestamp":1700000000123},"topicConfigTable":{"TopicTest":{"order":false,)"
+    R"("perm":6,"readQueueNums":4,"topicFilterType":"SINGLE_TAG","topicName":"TopicTest",)"
     R"("topicSysFlag":0,"writeQueueNums":4},"TBW102":{"order":false,"perm":7,)"
     R"("readQueueNums":8,"topicFilterType":"SINGLE_TAG","topicName":"TBW102",)"
-    R"("topicSysFlag":0,"writeQueueNums":8}}}})";
+    R"("topicSysFlag":1,"writeQueueNums":8}}}})";
 
-TEST(NamesrvBodiesTest, DecodesJavaRegisterBrokerBody) {
-  auto body = DecodeRegisterBrokerBodyJson(kJavaRegisterBody);
+TEST(NamesrvBodiesTest, RegisterBodyFromJavaBroker) {
+  auto body = DecodeRegisterBrokerBodyData(kJavaRegisterBody, false, 407);
   ASSERT_TRUE(body.ok()) << body.status().ToString();
   EXPECT_EQ(body->data_version, (DataVersionInfo{0, 1700000000123, 3}));
   ASSERT_EQ(body->topic_configs.size(), 2u);
-  // RapidJSON keeps document order.
-  EXPECT_EQ(body->topic_configs[0].topic_name, "TopicTest");
-  EXPECT_EQ(body->topic_configs[1].topic_name, "TBW102");
-  EXPECT_EQ(body->topic_configs[1].perm, 7);
-  EXPECT_EQ(body->topic_configs[1].write_queue_nums, 8);
-  EXPECT_TRUE(body->filter_server_list.empty());
+  const TopicConfigInfo& tbw = body->topic_configs[0].topic_name == "TBW102"
+                                   ? body->topic_configs[0]
+                                   : body->topic_configs[1];
+  EXPECT_EQ(tbw.perm, 7);
+  EXPECT_EQ(tbw.read_queue_nums, 8);
+  EXPECT_EQ(tbw.topic_sys_flag, 1);
+  EXPECT_EQ(body->filter_server_list, std::vector<std::string>{"10.0.0.9:1"});
 }
 
-TEST(NamesrvBodiesTest, AcceptsNumericStringsAndStateVersion) {
-  auto body = DecodeRegisterBrokerBodyJson(
-      R"({"topicConfigSerializeWrapper":{"dataVersion":{"counter":"9","stateVersion":2,)"
-      R"("timestamp":5},"topicConfigTable":{"T":{"perm":"6","readQueueNums":"2",)"
-      R"("writeQueueNums":2}}},"filterServerList":["f:1"]})");
-  ASSERT_TRUE(body.ok()) << body.status().ToString();
-  EXPECT_EQ(body->data_version, (DataVersionInfo{2, 5, 9}));
-  EXPECT_EQ(body->topic_configs[0].read_queue_nums, 2);
-  EXPECT_EQ(body->filter_server_list, std::vector<std::string>{"f:1"});
-}
-
-TEST(NamesrvBodiesTest, DecodesBareTopicConfigSerializeWrapper) {
-  auto body = DecodeTopicConfigSerializeWrapperJson(
+TEST(NamesrvBodiesTest, RegisterBodyFormsByVersionAndFlag) {
+  // Empty body: no topics, DataVersion {0,0}.
+  auto empty = DecodeRegisterBrokerBodyData("", false, 407);
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->topic_configs.empty());
+  EXPECT_EQ(empty->data_version, DataVersionInfo{});
+  // Brokers before V3_0_11 send the bare wrapper.
+  auto old = DecodeRegisterBrokerBodyData(
       R"({"dataVersion":{"counter":1,"timestamp":2},"topicConfigTable":{"T":{"topicName":"T",)"
-      R"("readQueueNums":1,"writeQueueNums":1,"perm":6}}})");
-  ASSERT_TRUE(body.ok()) << body.status().ToString();
-  EXPECT_EQ(body->topic_configs.size(), 1u);
+      R"("readQueueNums":1,"writeQueueNums":1,"perm":6}}})",
+      false, 36);
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_EQ(old->topic_configs.size(), 1u);
+  // The compressed form.
+  protocol::RegisterBrokerBody body;
+  protocol::TopicConfig tc;
+  tc.topic_name = "Z";
+  tc.read_queue_nums = 2;
+  tc.write_queue_nums = 1;
+  body.topic_config_serialize_wrapper.topic_config_table["Z"] = tc;
+  auto zipped = DecodeRegisterBrokerBodyData(protocol::EncodeCompressedRegisterBrokerBody(body),
+                                             true, 407);
+  ASSERT_TRUE(zipped.ok()) << zipped.status().ToString();
+  EXPECT_EQ(zipped->topic_configs[0].write_queue_nums, 1);
+  EXPECT_FALSE(DecodeRegisterBrokerBodyData("not zlib", true, 407).ok());
+  EXPECT_FALSE(DecodeRegisterBrokerBodyData("{broken", false, 407).ok());
 }
 
-TEST(NamesrvBodiesTest, BadBodiesNameTheProblem) {
-  EXPECT_TRUE(DecodeRegisterBrokerBodyJson("not json").status().IsCorruption());
-  auto bad = DecodeRegisterBrokerBodyJson(
-      R"({"topicConfigSerializeWrapper":{"topicConfigTable":{"T":{"perm":"rw"}}}})");
-  ASSERT_TRUE(bad.status().IsCorruption());
-  EXPECT_NE(bad.status().message().find("topicConfigTable[T].perm"), std::string::npos)
-      << bad.status().ToString();
-  EXPECT_TRUE(DecodeRegisterBrokerBodyJson(R"({"filterServerList":{}})").status().IsCorruption());
+TEST(NamesrvBodiesTest, RouteConversionKeepsEveryField) {
+  TopicRoute route;
+  route.queue_datas = {QueueDataInfo{"broker-a", 4, 2, 6, 1}};
+  route.broker_datas = {BrokerDataInfo{"c1", "broker-a", {{0, "a:1"}, {1, "a:2"}}}};
+  route.filter_server_table["a:1"] = {"f:1"};
+  protocol::TopicRouteData out = ToProtocol(route, std::string("broker-a:2"));
+  EXPECT_EQ(out.order_topic_conf.value(), "broker-a:2");
+  ASSERT_EQ(out.queue_datas.size(), 1u);
+  EXPECT_EQ(out.queue_datas[0], (protocol::QueueData{"broker-a", 4, 2, 6, 1}));
+  ASSERT_EQ(out.broker_datas.size(), 1u);
+  EXPECT_EQ(out.broker_datas[0].cluster, "c1");
+  EXPECT_EQ(out.broker_datas[0].broker_addrs.at(1), "a:2");
+  EXPECT_EQ(out.filter_server_table.at("a:1"), std::vector<std::string>{"f:1"});
+  // The legacy body a Java NameServer sends to old clients.
+  EXPECT_NE(protocol::EncodeTopicRouteData(out, protocol::MapKeyStyle::kBareNumbers)
+                .find(R"({0:"a:1",1:"a:2"})"),
+            std::string::npos);
 }
 
-TEST(NamesrvBodiesTest, CompressedBodyRoundTrip) {
-  RegisterBrokerBodyData in;
-  in.data_version = DataVersionInfo{0, 123, 4};
-  in.topic_configs = {TopicConfigInfo{"T1", 4, 4, 6, 0}, TopicConfigInfo{"T2", 2, 1, 4, 0}};
-  in.filter_server_list = {"10.0.0.1:1"};
-  auto out = DecodeRegisterBrokerBodyCompressed(EncodeRegisterBrokerBodyCompressed(in));
-  ASSERT_TRUE(out.ok()) << out.status().ToString();
-  EXPECT_EQ(out->data_version, in.data_version);
-  ASSERT_EQ(out->topic_configs.size(), 2u);
-  EXPECT_EQ(out->topic_configs[1].topic_name, "T2");
-  EXPECT_EQ(out->topic_configs[1].read_queue_nums, 2);
-  EXPECT_EQ(out->topic_configs[1].write_queue_nums, 1);
-  EXPECT_EQ(out->topic_configs[1].perm, 4);
-  EXPECT_EQ(out->filter_server_list, in.filter_server_list);
-}
-
-TEST(NamesrvBodiesTest, CompressedBodyErrors) {
-  EXPECT_TRUE(DecodeRegisterBrokerBodyCompressed("plain bytes").status().IsCorruption());
-  RegisterBrokerBodyData in;
-  in.topic_configs = {TopicConfigInfo{"T1", 4, 4, 6, 0}};
-  std::string good = EncodeRegisterBrokerBodyCompressed(in);
-  auto truncated = DecodeRegisterBrokerBodyCompressed(good.substr(0, good.size() / 2));
-  EXPECT_TRUE(truncated.status().IsCorruption());
-}
-
-TEST(NamesrvBodiesTest, JsonBodyRoundTrip) {
-  RegisterBrokerBodyData in;
-  in.data_version = DataVersionInfo{1, 2, 3};
-  in.topic_configs = {TopicConfigInfo{"A\"b", 4, 2, 6, 1}};
-  auto out = DecodeRegisterBrokerBodyJson(EncodeRegisterBrokerBodyJson(in));
-  ASSERT_TRUE(out.ok()) << out.status().ToString();
-  EXPECT_EQ(out->data_version, in.data_version);
-  EXPECT_EQ(out->topic_configs[0].topic_name, "A\"b");
-  EXPECT_EQ(out->topic_configs[0].topic_sys_flag, 1);
-}
-
-TopicRoute SampleRoute() {
-  TopicRoute r;
-  r.queue_datas = {QueueDataInfo{"broker-a", 4, 4, 6, 0}};
-  r.broker_datas = {BrokerDataInfo{"DefaultCluster", "broker-a",
-                                   {{0, "10.0.0.5:10911"}, {1, "10.0.0.6:10911"}}}};
-  return r;
-}
-
-TEST(NamesrvBodiesTest, RouteLegacyFormHasBareKeysLikeJava) {
-  EXPECT_EQ(EncodeTopicRouteDataJson(SampleRoute(), std::nullopt, false),
-            R"({"brokerDatas":[{"brokerAddrs":{0:"10.0.0.5:10911",1:"10.0.0.6:10911"},)"
-            R"("brokerName":"broker-a","cluster":"DefaultCluster","enableActingMaster":false}],)"
-            R"("filterServerTable":{},"queueDatas":[{"brokerName":"broker-a","perm":6,)"
-            R"("readQueueNums":4,"topicSysFlag":0,"writeQueueNums":4}]})");
-}
-
-TEST(NamesrvBodiesTest, RouteStandardFormIsStrictJson) {
-  std::string json = EncodeTopicRouteDataJson(SampleRoute(), std::string("broker-a:4"), true);
-  EXPECT_NE(json.find(R"({"0":"10.0.0.5:10911","1":"10.0.0.6:10911"})"), std::string::npos);
-  rapidjson::Document doc;
-  doc.Parse(json.c_str());
-  ASSERT_FALSE(doc.HasParseError()) << json;
-  EXPECT_STREQ(doc["orderTopicConf"].GetString(), "broker-a:4");
-  EXPECT_EQ(doc["queueDatas"][0]["writeQueueNums"].GetInt(), 4);
-}
-
-TEST(NamesrvBodiesTest, ClusterInfoTopicListKvTableAndDataVersion) {
+TEST(NamesrvBodiesTest, ClusterInfoTopicListAndDataVersion) {
   ClusterInfoData info;
   info.broker_addr_table["broker-a"] = BrokerDataInfo{"c1", "broker-a", {{0, "a:1"}}};
   info.cluster_addr_table["c1"] = {"broker-a"};
-  EXPECT_EQ(EncodeClusterInfoJson(info),
-            R"({"brokerAddrTable":{"broker-a":{"brokerAddrs":{0:"a:1"},"brokerName":"broker-a",)"
-            R"("cluster":"c1","enableActingMaster":false}},"clusterAddrTable":{"c1":["broker-a"]}})");
-  EXPECT_EQ(EncodeTopicListJson(TopicListData{{"a", "b"}, std::nullopt}),
-            R"({"topicList":["a","b"]})");
-  EXPECT_EQ(EncodeTopicListJson(TopicListData{{}, std::string("x:1")}),
-            R"({"brokerAddr":"x:1","topicList":[]})");
-  EXPECT_EQ(EncodeKvTableJson({{"k", "v\n"}}), R"({"table":{"k":"v\n"}})");
-  auto dv = DecodeDataVersionJson(EncodeDataVersionJson(DataVersionInfo{7, 8, 9}));
-  ASSERT_TRUE(dv.ok());
-  EXPECT_EQ(*dv, (DataVersionInfo{7, 8, 9}));
+  protocol::ClusterInfo ci = ToProtocol(info);
+  EXPECT_EQ(ci.broker_addr_table.at("broker-a").broker_addrs.at(0), "a:1");
+  EXPECT_EQ(ci.cluster_addr_table.at("c1").count("broker-a"), 1u);
+  protocol::TopicList tl = ToProtocol(TopicListData{{"b", "a"}, std::string("x:1")});
+  EXPECT_EQ(tl.topic_list, (std::set<std::string>{"a", "b"}));
+  EXPECT_EQ(tl.broker_addr.value(), "x:1");
+  EXPECT_EQ(FromProtocol(ToProtocol(DataVersionInfo{7, 8, 9})), (DataVersionInfo{7, 8, 9}));
 }
 
 }  // namespace
