@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "message/message_record.h"
+
 namespace apogee::store {
 
 struct DispatchRequest {
@@ -20,5 +22,17 @@ struct DispatchRequest {
   std::string_view keys;      // KEYS property, space-separated
   std::string_view uniq_key;  // UNIQ_KEY property
 };
+
+// The tag code of a TAGS value: Java's String.hashCode, sign-extended to the int64 slot;
+// 0 when there is no tag.
+int64_t TagCodeOf(std::string_view tags);
+
+// Builds the request for the record `view` found at `phy_offset` with `size` bytes.
+DispatchRequest MakeDispatchRequest(const message::RecordView& view, int64_t phy_offset,
+                                    int32_t size);
+
+// True when the record gets a ConsumeQueue entry: plain and COMMIT records do; PREPARED and
+// ROLLBACK records do not (they are reached through the transaction topics).
+bool ShouldDispatchToConsumeQueue(int32_t sys_flag);
 
 }  // namespace apogee::store

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/logging.h"
 #include "message/message_format.h"
 #include "store/store_checkpoint.h"
@@ -22,6 +24,7 @@ Status IndexService::Load(bool last_exit_ok) {
   APOGEE_RETURN_IF_ERROR(env_->CreateDirs(dir_));
   APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> names, env_->ListDir(dir_));
   std::vector<std::shared_ptr<IndexFile>> loaded;
+  int64_t rebuild_from = INT64_MAX;
   for (const std::string& name : names) {
     if (name.size() != static_cast<size_t>(kIndexFileNameWidth) ||
         name.find_first_not_of("0123456789") != std::string::npos) {
@@ -33,6 +36,7 @@ Status IndexService::Load(bool last_exit_ok) {
         file->header().end_timestamp > checkpoint_->index_msg_timestamp()) {
       GetLogger("store")->info("index file {} may be incomplete after a crash; rebuilding it",
                                path);
+      rebuild_from = std::min(rebuild_from, file->header().begin_phy_offset);
       APOGEE_RETURN_IF_ERROR(file->Destroy());
       continue;
     }
@@ -40,6 +44,7 @@ Status IndexService::Load(bool last_exit_ok) {
   }
   std::lock_guard<std::mutex> lock(mu_);
   files_ = std::move(loaded);
+  rebuild_from_ = rebuild_from;
   return Status::OK();
 }
 
@@ -50,6 +55,7 @@ Status IndexService::TruncateFrom(int64_t phy_offset) {
     if (h.end_phy_offset < phy_offset) break;
     GetLogger("store")->info("index file {} points past the CommitLog end {}; rebuilding it",
                              files_.back()->path(), phy_offset);
+    rebuild_from_ = std::min(rebuild_from_, h.begin_phy_offset);
     APOGEE_RETURN_IF_ERROR(files_.back()->Destroy());
     files_.pop_back();
   }
@@ -61,6 +67,11 @@ int64_t IndexService::IndexedUpTo() const {
   if (files_.empty()) return -1;
   IndexHeader h = files_.back()->header();
   return h.end_phy_offset;
+}
+
+int64_t IndexService::RebuildFrom() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return rebuild_from_;
 }
 
 Result<std::shared_ptr<IndexFile>> IndexService::WritableFile() {

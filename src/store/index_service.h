@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <climits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,6 +37,9 @@ class IndexService {
   // The physical offset of the last indexed record (-1 with no files): dispatch must
   // start at or before the record after it for the index to be complete.
   int64_t IndexedUpTo() const;
+  // The lowest physical offset whose entries were dropped by Load/TruncateFrom and must be
+  // rebuilt by dispatching from there (INT64_MAX when nothing was dropped).
+  int64_t RebuildFrom() const;
 
   Status BuildIndex(const DispatchRequest& request);
   // Physical offsets of messages whose key is `key` in `topic`, stored within [begin, end],
@@ -61,6 +65,7 @@ class IndexService {
   const Clock* clock_;
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<IndexFile>> files_;  // guarded by mu_, oldest first
+  int64_t rebuild_from_ = INT64_MAX;                // guarded by mu_
 };
 
 }  // namespace apogee::store

@@ -1,0 +1,367 @@
+#include "store/commit_log.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/crc32.h"
+#include "base/logging.h"
+#include "message/message_format.h"
+#include "store/file_allocator.h"
+#include "store/store_format.h"
+
+namespace apogee::store {
+namespace {
+
+// "topic-queueId", Java's topicQueueTable key, built without allocating.
+class QueueKey {
+ public:
+  QueueKey(std::string_view topic, int32_t queue_id) {
+    size_t n = std::min(topic.size(), sizeof(buf_) - 16);
+    std::memcpy(buf_, topic.data(), n);
+    auto r = fmt::format_to_n(buf_ + n, sizeof(buf_) - n, "-{}", queue_id);
+    len_ = n + static_cast<size_t>(r.size);
+  }
+  std::string_view view() const { return std::string_view(buf_, len_); }
+
+ private:
+  char buf_[256 + 16];  // longest topic RocketMQ allows (retry/DLQ) plus "-queueId"
+  size_t len_;
+};
+
+bool AssignsQueueOffset(int32_t sys_flag) {
+  int32_t type = sys_flag & message::kTransactionTypeMask;
+  return type == message::kTransactionNotType || type == message::kTransactionCommitType;
+}
+
+PutResult Refuse(PutStatus status) {
+  PutResult r;
+  r.status = status;
+  return r;
+}
+
+}  // namespace
+
+CommitLog::CommitLog(env::Env* env, const StoreConfig& config, const Clock* clock,
+                     FileAllocator* allocator)
+    : env_(env),
+      config_(config),
+      clock_(clock),
+      files_(env, config.CommitLogDir(), config.mapped_file_size_commit_log, allocator) {}
+
+Status CommitLog::Load() { return files_.Load(); }
+
+PutResult CommitLog::Append(message::RecordFields f) {
+  auto log = GetLogger("store");
+  if (f.topic.empty() || f.topic.size() > message::kMaxTopicLengthV1) {
+    log->warn("put refused: topic length {} outside [1, {}]", f.topic.size(),
+              message::kMaxTopicLengthV1);
+    return Refuse(PutStatus::kMessageIllegal);
+  }
+  if (f.body.size() > static_cast<size_t>(config_.max_message_size)) {
+    log->warn("put refused: body of {} bytes exceeds maxMessageSize {} (topic {})",
+              f.body.size(), config_.max_message_size, f.topic);
+    return Refuse(PutStatus::kMessageIllegal);
+  }
+  if (f.properties.size() > message::kMaxPropertiesLength) {
+    log->warn("put refused: properties of {} bytes exceed {} (topic {})", f.properties.size(),
+              message::kMaxPropertiesLength, f.topic);
+    return Refuse(PutStatus::kPropertiesSizeExceeded);
+  }
+  Result<size_t> size_or = message::RecordSize(f);
+  if (!size_or.ok()) {
+    log->warn("put refused: {}", size_or.status().ToString());
+    return Refuse(PutStatus::kMessageIllegal);
+  }
+  const int64_t size = static_cast<int64_t>(*size_or);
+  if (size > int64_t{config_.max_message_size} + kMaxRecordOverhead ||
+      size + kEndFileMinBlankLength > files_.file_size()) {
+    log->warn("put refused: record of {} bytes is too large (maxMessageSize {}, file size {})",
+              size, config_.max_message_size, files_.file_size());
+    return Refuse(PutStatus::kMessageIllegal);
+  }
+  // The CRC is the expensive part of encoding; do it before taking the lock.
+  if (!f.body_crc) f.body_crc = Crc32Masked(f.body.data(), f.body.size());
+  const bool assigns = AssignsQueueOffset(f.sys_flag);
+  QueueKey key(f.topic, f.queue_id);
+
+  std::lock_guard<std::mutex> lock(put_mu_);
+  const int64_t now = clock_->NowMillis();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Result<std::shared_ptr<MappedFile>> file_or = files_.LastFileOrCreate(0);
+    if (!file_or.ok()) {
+      log->error("cannot create a CommitLog file: {}", file_or.status().ToString());
+      return Refuse(PutStatus::kCreateMappedFileFailed);
+    }
+    MappedFile& file = **file_or;
+    const int64_t pos = file.wrote_position();
+    const int64_t remaining = file.file_size() - pos;
+    if (size + kEndFileMinBlankLength > remaining) {
+      // Never split a record: end the file with a BLANK and retry at the next one.
+      message::EncodeBlank(file.data() + pos, static_cast<int32_t>(remaining));
+      file.set_wrote_position(file.file_size());
+      continue;
+    }
+    auto it = queue_table_.find(key.view());
+    if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key.view()), 0).first;
+    f.queue_offset = assigns ? it->second : 0;
+    f.physical_offset = file.start_offset() + pos;
+    f.store_timestamp = now;
+    Result<size_t> wrote =
+        message::EncodeRecord(f, file.data() + pos, static_cast<size_t>(remaining));
+    if (!wrote.ok()) {
+      log->error("encoding a record failed after validation: {}", wrote.status().ToString());
+      return Refuse(PutStatus::kUnknownError);
+    }
+    file.set_wrote_position(pos + size);
+    if (assigns) ++it->second;
+    last_store_timestamp_.store(now, std::memory_order_relaxed);
+    PutResult r;
+    r.status = PutStatus::kPutOk;
+    r.wrote_offset = PhyOffset(f.physical_offset);
+    r.wrote_bytes = static_cast<int32_t>(size);
+    r.queue_offset = QueueOffset(f.queue_offset);
+    r.msg_num = 1;
+    r.store_timestamp = now;
+    return r;
+  }
+  return Refuse(PutStatus::kUnknownError);  // unreachable: a fresh file always fits
+}
+
+Status CommitLog::AppendRaw(int64_t offset, std::string_view data) {
+  std::lock_guard<std::mutex> lock(put_mu_);
+  int64_t max = files_.MaxOffset();
+  if (!files_.empty() && offset != max) {
+    return Status::InvalidArgument(fmt::format(
+        "raw append at {} but the CommitLog ends at {}; replicas must append contiguously",
+        offset, max));
+  }
+  while (!data.empty()) {
+    APOGEE_ASSIGN_OR_RETURN(auto file, files_.LastFileOrCreate(offset));
+    if (file->start_offset() + file->wrote_position() != offset) {
+      return Status::InvalidArgument(
+          fmt::format("raw append at {} does not continue file {}", offset, file->path()));
+    }
+    size_t n = static_cast<size_t>(std::min<int64_t>(file->remaining(),
+                                                     static_cast<int64_t>(data.size())));
+    file->Append(data.substr(0, n));
+    data.remove_prefix(n);
+    offset += static_cast<int64_t>(n);
+  }
+  return Status::OK();
+}
+
+Result<SelectedBuffer> CommitLog::GetRecord(int64_t offset, int32_t size) const {
+  std::shared_ptr<MappedFile> file = files_.FindFileByOffset(offset);
+  if (!file) {
+    return Status::NotFound(fmt::format("CommitLog offset {} is not in any file", offset));
+  }
+  int64_t pos = offset - file->start_offset();
+  if (size <= 0 || pos + size > file->wrote_position()) {
+    return Status::NotFound(
+        fmt::format("CommitLog range [{}, {}) is not written", offset, offset + size));
+  }
+  SelectedBuffer b;
+  b.data = file->data() + pos;
+  b.size = static_cast<size_t>(size);
+  b.phy_offset = offset;
+  b.file = std::move(file);
+  return b;
+}
+
+Result<SelectedBuffer> CommitLog::GetData(int64_t offset) const {
+  std::shared_ptr<MappedFile> file = files_.FindFileByOffset(offset);
+  if (!file) {
+    return Status::NotFound(fmt::format("CommitLog offset {} is not in any file", offset));
+  }
+  int64_t pos = offset - file->start_offset();
+  int64_t end = file->wrote_position();
+  if (pos >= end) {
+    return Status::NotFound(fmt::format("nothing written at CommitLog offset {}", offset));
+  }
+  SelectedBuffer b;
+  b.data = file->data() + pos;
+  b.size = static_cast<size_t>(end - pos);
+  b.phy_offset = offset;
+  b.file = std::move(file);
+  return b;
+}
+
+message::RecordDecodeResult CommitLog::DecodeAt(int64_t offset, bool read_body,
+                                                std::shared_ptr<MappedFile>* holder) const {
+  std::shared_ptr<MappedFile> file = files_.FindFileByOffset(offset);
+  if (!file) return message::RecordDecodeResult{};  // kEndOfData
+  int64_t pos = offset - file->start_offset();
+  int64_t end = file->wrote_position();
+  message::DecodeOptions options;
+  options.read_body = read_body;
+  message::RecordDecodeResult r =
+      message::DecodeRecord(file->data() + pos, static_cast<size_t>(std::max<int64_t>(end - pos, 0)),
+                            options);
+  if (holder) *holder = std::move(file);
+  return r;
+}
+
+int64_t CommitLog::RollNextFile(int64_t offset) const {
+  int64_t size = files_.file_size();
+  return offset + size - offset % size;
+}
+
+int64_t CommitLog::MinOffset() const { return files_.MinOffset(); }
+
+std::optional<int64_t> CommitLog::FirstStoreTimestampOfFile(const MappedFile& file) const {
+  message::DecodeOptions options;
+  options.read_body = false;
+  message::RecordDecodeResult r =
+      message::DecodeRecord(file.data(), static_cast<size_t>(file.file_size()), options);
+  if (r.status != message::RecordStatus::kMessage || r.record.store_timestamp == 0) {
+    return std::nullopt;
+  }
+  return r.record.store_timestamp;
+}
+
+int64_t CommitLog::NormalRecoveryStart(int64_t dispatched_offset) const {
+  std::vector<std::shared_ptr<MappedFile>> files = files_.Files();
+  if (files.empty()) return 0;
+  for (auto it = files.rbegin(); it != files.rend(); ++it) {
+    if ((*it)->start_offset() <= dispatched_offset) return (*it)->start_offset();
+  }
+  return files.front()->start_offset();
+}
+
+int64_t CommitLog::AbnormalRecoveryStart(int64_t min_timestamp) const {
+  std::vector<std::shared_ptr<MappedFile>> files = files_.Files();
+  if (files.empty()) return 0;
+  for (auto it = files.rbegin(); it != files.rend(); ++it) {
+    std::optional<int64_t> ts = FirstStoreTimestampOfFile(**it);
+    if (ts && *ts <= min_timestamp) return (*it)->start_offset();
+  }
+  return files.front()->start_offset();
+}
+
+Result<RecoveryScan> CommitLog::Recover(
+    int64_t start_offset,
+    const std::function<Status(const message::RecordView&, int64_t)>& on_record) {
+  RecoveryScan scan;
+  scan.start_offset = start_offset;
+  scan.end_offset = start_offset;
+  std::vector<std::shared_ptr<MappedFile>> files = files_.Files();
+  if (files.empty()) {
+    scan.stop_reason = "no CommitLog files";
+    return scan;
+  }
+  message::DecodeOptions options;
+  options.check_crc = config_.check_crc_on_recover;
+  options.read_body = config_.check_crc_on_recover;
+  options.max_record_size =
+      static_cast<size_t>(int64_t{config_.max_message_size} + kMaxRecordOverhead);
+  auto log = GetLogger("store");
+  int64_t offset = start_offset;
+  bool stopped = false;
+  const int64_t begin_ms = SteadyMillis();
+  for (const auto& file : files) {
+    if (file->start_offset() + file->file_size() <= offset) continue;
+    if (file->start_offset() > offset) {
+      scan.stop_reason = fmt::format("file {} does not follow offset {}", file->path(), offset);
+      break;
+    }
+    int64_t pos = offset - file->start_offset();
+    log->info("recovering CommitLog file {} from position {}", file->path(), pos);
+    while (true) {
+      message::RecordDecodeResult r = message::DecodeRecord(
+          file->data() + pos, static_cast<size_t>(file->file_size() - pos), options);
+      if (r.status == message::RecordStatus::kMessage &&
+          r.record.physical_offset != file->start_offset() + pos) {
+        r.status = message::RecordStatus::kCorrupt;
+        r.reason = fmt::format("record claims physical offset {} but sits at {}",
+                               r.record.physical_offset, file->start_offset() + pos);
+      }
+      if (r.status == message::RecordStatus::kMessage) {
+        APOGEE_RETURN_IF_ERROR(on_record(r.record, file->start_offset() + pos));
+        pos += static_cast<int64_t>(r.size);
+        ++scan.records;
+        scan.last_store_timestamp = r.record.store_timestamp;
+        continue;
+      }
+      if (r.status == message::RecordStatus::kBlank) {
+        pos = file->file_size();
+        break;
+      }
+      stopped = true;
+      scan.stop_reason =
+          r.status == message::RecordStatus::kEndOfData
+              ? "end of data"
+              : fmt::format("{} at offset {}: {}", message::RecordStatusName(r.status),
+                            file->start_offset() + pos, r.reason);
+      break;
+    }
+    offset = file->start_offset() + pos;
+    if (stopped) break;
+  }
+  if (!stopped && scan.stop_reason.empty()) scan.stop_reason = "end of the last file";
+  scan.end_offset = offset;
+  scan.bytes = offset - start_offset;
+  int64_t cut = files_.MaxOffset() - offset;
+  if (scan.stop_reason.rfind("end of", 0) != 0) {
+    log->warn("CommitLog recovery stopped: {}; cutting {} bytes after offset {}",
+              scan.stop_reason, cut, offset);
+  }
+  APOGEE_RETURN_IF_ERROR(files_.TruncateDirtyFiles(offset));
+  int64_t elapsed = std::max<int64_t>(SteadyMillis() - begin_ms, 1);
+  log->info("CommitLog recovered: {} records, {} bytes from {} to {} in {} ms ({:.1f} MB/s)",
+            scan.records, scan.bytes, start_offset, offset, elapsed,
+            static_cast<double>(scan.bytes) / 1e3 / static_cast<double>(elapsed));
+  if (scan.last_store_timestamp > 0) last_store_timestamp_.store(scan.last_store_timestamp);
+  return scan;
+}
+
+void CommitLog::SetQueueOffset(std::string_view topic, int32_t queue_id, int64_t next_offset) {
+  QueueKey key(topic, queue_id);
+  std::lock_guard<std::mutex> lock(put_mu_);
+  auto it = queue_table_.find(key.view());
+  if (it == queue_table_.end()) {
+    queue_table_.emplace(std::string(key.view()), next_offset);
+  } else {
+    it->second = next_offset;
+  }
+}
+
+int64_t CommitLog::GetQueueOffset(std::string_view topic, int32_t queue_id) const {
+  QueueKey key(topic, queue_id);
+  std::lock_guard<std::mutex> lock(put_mu_);
+  auto it = queue_table_.find(key.view());
+  return it == queue_table_.end() ? 0 : it->second;
+}
+
+void CommitLog::RemoveQueueOffsets(std::string_view topic) {
+  std::string prefix = std::string(topic) + "-";
+  std::lock_guard<std::mutex> lock(put_mu_);
+  for (auto it = queue_table_.begin(); it != queue_table_.end();) {
+    if (it->first.compare(0, prefix.size(), prefix) == 0 &&
+        it->first.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+      it = queue_table_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+Result<int> CommitLog::DeleteExpiredFiles(int64_t expire_before_ms, int max_files, bool force) {
+  std::vector<std::shared_ptr<MappedFile>> files = files_.Files();
+  size_t n = 0;
+  // The newest file is never deleted. A file was last written when the next one got its
+  // first record, which stands in for Java's file modification time.
+  while (n + 1 < files.size() && static_cast<int>(n) < max_files) {
+    std::optional<int64_t> last_write = FirstStoreTimestampOfFile(*files[n + 1]);
+    if (!force && (!last_write || *last_write >= expire_before_ms)) break;
+    ++n;
+  }
+  if (n == 0) return 0;
+  GetLogger("store")->info("deleting {} expired CommitLog file(s) from {}{}", n,
+                           files.front()->path(), force ? " (forced: disk nearly full)" : "");
+  APOGEE_RETURN_IF_ERROR(files_.DeleteFirstFiles(n));
+  return static_cast<int>(n);
+}
+
+}  // namespace apogee::store

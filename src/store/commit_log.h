@@ -1,0 +1,137 @@
+// CommitLog: the single append-only log every message is written to, as RocketMQ's
+// CommitLog (protocol-store-ha.md §1.5, §1.6, §5.2). Records are encoded straight into the
+// mapped file under one short put lock, which also assigns the queue offset and store
+// timestamp; a record that does not fit (with 8 bytes to spare) is preceded by a BLANK
+// filler that ends the file.
+//
+// Thread-safety: Append may be called from any number of threads (serialized by the put
+// lock). Reads by physical offset may run concurrently with appends: a record is visible
+// once the file's write position (published with release order) covers it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "env/env.h"
+#include "message/message_record.h"
+#include "store/mapped_file_queue.h"
+#include "store/put_status.h"
+#include "store/store_config.h"
+
+namespace apogee::store {
+
+class FileAllocator;
+
+// A byte range of the CommitLog that stays readable while this object lives (it holds the
+// mapped file). Send it without copying.
+struct SelectedBuffer {
+  std::shared_ptr<MappedFile> file;
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  int64_t phy_offset = 0;
+  std::string_view view() const {
+    return std::string_view(reinterpret_cast<const char*>(data), size);
+  }
+};
+
+// Outcome of scanning the CommitLog during recovery.
+struct RecoveryScan {
+  int64_t start_offset = 0;  // where the scan began
+  int64_t end_offset = 0;    // end of the last valid record: everything after is cut
+  int64_t records = 0;
+  int64_t bytes = 0;
+  int64_t last_store_timestamp = 0;
+  std::string stop_reason;  // why the scan stopped (end of data, torn tail, corruption)
+};
+
+class CommitLog {
+ public:
+  CommitLog(env::Env* env, const StoreConfig& config, const Clock* clock,
+            FileAllocator* allocator);
+  CommitLog(const CommitLog&) = delete;
+  CommitLog& operator=(const CommitLog&) = delete;
+
+  // Opens the files; every file counts as full until a recovery sets the real end.
+  Status Load();
+
+  // Appends one message. `fields` gives everything but the queue offset, physical offset and
+  // store timestamp, which are assigned here. Validates sizes first (MESSAGE_ILLEGAL,
+  // PROPERTIES_SIZE_EXCEEDED). Returns as soon as the bytes are in mapped memory; the flush
+  // policy is the caller's.
+  PutResult Append(message::RecordFields fields);
+
+  // Slave/HA: writes raw CommitLog bytes at `offset`, which must equal MaxOffset(). Bytes
+  // map 1:1 to files; a chunk may cross a file boundary.
+  Status AppendRaw(int64_t offset, std::string_view data);
+
+  // Reads the record at `offset` (a Java "selectMappedBuffer(offset, size)").
+  Result<SelectedBuffer> GetRecord(int64_t offset, int32_t size) const;
+  // Everything readable from `offset` to the end of its file's written data (HA transfer).
+  Result<SelectedBuffer> GetData(int64_t offset) const;
+  // Decodes the record at `offset` (BLANK and end of data included) without copying.
+  message::RecordDecodeResult DecodeAt(int64_t offset, bool read_body,
+                                       std::shared_ptr<MappedFile>* holder) const;
+  // The start of the file after the one holding `offset` (to skip a BLANK).
+  int64_t RollNextFile(int64_t offset) const;
+
+  int64_t MinOffset() const;
+  int64_t MaxOffset() const { return files_.MaxOffset(); }
+  int64_t FlushedOffset() const { return files_.FlushedWhere(); }
+  // Store timestamp of the last appended record (for the checkpoint).
+  int64_t last_store_timestamp() const { return last_store_timestamp_.load(); }
+  // Store timestamp of the first record of the file holding `offset`, or nullopt.
+  std::optional<int64_t> FirstStoreTimestampOfFile(const MappedFile& file) const;
+
+  // Flushes dirty pages (see MappedFileQueue::Flush); true when something was flushed.
+  Result<bool> Flush(int least_pages) { return files_.Flush(least_pages); }
+
+  // Recovery. Scans from `start_offset` validating every record (CRC when configured),
+  // calls `on_record` for each message, and cuts the log at the end of the last valid one.
+  // `start_offset` must be a file start (or the log's min offset).
+  Result<RecoveryScan> Recover(int64_t start_offset,
+                               const std::function<Status(const message::RecordView&,
+                                                          int64_t phy_offset)>& on_record);
+  // The start of the file to recover from after a clean exit: the newest file that starts at
+  // or before `dispatched_offset` (everything before it is known good).
+  int64_t NormalRecoveryStart(int64_t dispatched_offset) const;
+  // The start of the file to recover from after a crash: the newest file whose first record
+  // was stored at or before `min_timestamp`, else the first file.
+  int64_t AbnormalRecoveryStart(int64_t min_timestamp) const;
+
+  // Queue offset bookkeeping ("topic-queueId" -> next queue offset), set after recovery.
+  void SetQueueOffset(std::string_view topic, int32_t queue_id, int64_t next_offset);
+  int64_t GetQueueOffset(std::string_view topic, int32_t queue_id) const;
+  void RemoveQueueOffsets(std::string_view topic);
+
+  // Deletes the oldest files last written before `expire_before_ms` (all but the newest
+  // file), at most `max_files`; `force` ignores the age. Returns files deleted.
+  Result<int> DeleteExpiredFiles(int64_t expire_before_ms, int max_files, bool force);
+
+  MappedFileQueue& files() { return files_; }
+  const StoreConfig& config() const { return config_; }
+
+ private:
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  using QueueTable = std::unordered_map<std::string, int64_t, KeyHash, std::equal_to<>>;
+
+  env::Env* env_;
+  StoreConfig config_;
+  const Clock* clock_;
+  MappedFileQueue files_;
+  mutable std::mutex put_mu_;
+  QueueTable queue_table_;  // guarded by put_mu_
+  std::atomic<int64_t> last_store_timestamp_{0};
+};
+
+}  // namespace apogee::store

@@ -1,0 +1,47 @@
+// ConsumeQueueTable: every ConsumeQueue of the store, by topic and queue id, as the
+// consumequeue/<topic>/<queueId>/ directories hold them (Java's consumeQueueTable).
+//
+// Thread-safety: lookups and creation may run on any thread (shared mutex); each queue's own
+// rules apply to its writes (one writer: the reput thread).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "env/env.h"
+#include "store/consume_queue.h"
+
+namespace apogee::store {
+
+class ConsumeQueueTable {
+ public:
+  ConsumeQueueTable(env::Env* env, std::string root_dir, int64_t file_size);
+
+  // Opens every queue directory under the root (non-numeric queue directories are skipped).
+  Status Load();
+  // The queue, or null when it does not exist.
+  std::shared_ptr<ConsumeQueue> Find(std::string_view topic, int32_t queue_id) const;
+  // The queue, created (with its directory) when missing.
+  Result<std::shared_ptr<ConsumeQueue>> FindOrCreate(std::string_view topic, int32_t queue_id);
+  std::vector<std::shared_ptr<ConsumeQueue>> All() const;
+  // Deletes every queue of `topic` and its files.
+  Status DeleteTopic(std::string_view topic);
+
+ private:
+  using QueueMap = std::map<int32_t, std::shared_ptr<ConsumeQueue>>;
+
+  env::Env* env_;
+  std::string root_dir_;
+  int64_t file_size_;
+  mutable std::shared_mutex mu_;
+  std::map<std::string, QueueMap, std::less<>> table_;  // guarded by mu_
+};
+
+}  // namespace apogee::store

@@ -1,0 +1,38 @@
+#include "store/dispatch_request.h"
+
+#include "base/java_hash.h"
+#include "message/message_format.h"
+#include "message/properties.h"
+
+namespace apogee::store {
+
+int64_t TagCodeOf(std::string_view tags) {
+  if (tags.empty()) return 0;
+  return static_cast<int64_t>(JavaStringHashCode(tags));
+}
+
+DispatchRequest MakeDispatchRequest(const message::RecordView& view, int64_t phy_offset,
+                                    int32_t size) {
+  DispatchRequest r;
+  r.topic = view.topic;
+  r.queue_id = view.queue_id;
+  r.phy_offset = phy_offset;
+  r.size = size;
+  r.store_timestamp = view.store_timestamp;
+  r.queue_offset = view.queue_offset;
+  r.sys_flag = view.sys_flag;
+  std::optional<std::string_view> tags =
+      message::FindProperty(view.properties, message::kPropertyTags);
+  r.tag_code = tags ? TagCodeOf(*tags) : 0;
+  r.keys = message::FindProperty(view.properties, message::kPropertyKeys).value_or("");
+  r.uniq_key = message::FindProperty(view.properties, message::kPropertyUniqClientMessageIdKeyIdx)
+                   .value_or("");
+  return r;
+}
+
+bool ShouldDispatchToConsumeQueue(int32_t sys_flag) {
+  int32_t type = sys_flag & message::kTransactionTypeMask;
+  return type == message::kTransactionNotType || type == message::kTransactionCommitType;
+}
+
+}  // namespace apogee::store

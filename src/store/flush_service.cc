@@ -1,0 +1,142 @@
+#include "store/flush_service.h"
+
+#include "base/logging.h"
+#include "store/commit_log.h"
+#include "store/store_checkpoint.h"
+
+namespace apogee::store {
+
+Status FlushCommitLogAndCheckpoint(CommitLog* commit_log, StoreCheckpoint* checkpoint,
+                                   int least_pages) {
+  // Read the timestamp before the end offset: every record stored at or before that time
+  // lies below `target`, so once `target` is durable the checkpoint may claim the time.
+  int64_t store_ts = commit_log->last_store_timestamp();
+  int64_t target = commit_log->MaxOffset();
+  while (true) {
+    Result<bool> flushed = commit_log->Flush(least_pages);
+    if (!flushed.ok()) return flushed.status();
+    if (!*flushed || commit_log->FlushedOffset() >= target) break;
+  }
+  if (checkpoint && store_ts > 0 && commit_log->FlushedOffset() >= target) {
+    checkpoint->set_physic_msg_timestamp(store_ts);
+  }
+  return Status::OK();
+}
+
+// ---- GroupCommitService ----
+
+GroupCommitService::GroupCommitService(CommitLog* commit_log, StoreCheckpoint* checkpoint,
+                                       const Clock* clock, FlushErrorHandler on_error)
+    : ServiceThread("GroupCommitService"),
+      commit_log_(commit_log),
+      checkpoint_(checkpoint),
+      clock_(clock),
+      on_error_(std::move(on_error)) {}
+
+GroupCommitService::~GroupCommitService() { Shutdown(); }
+
+void GroupCommitService::Submit(int64_t next_offset, int64_t deadline_ms, FlushCallback done) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    write_list_.push_back(Request{next_offset, deadline_ms, std::move(done)});
+  }
+  Wakeup();
+}
+
+size_t GroupCommitService::pending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return write_list_.size();
+}
+
+void GroupCommitService::FailAll(PutStatus status) {
+  for (Request& r : read_list_) r.done(status);
+  read_list_.clear();
+}
+
+void GroupCommitService::DoCommit(bool final_pass) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Requests not yet satisfied stay in read_list_ and are joined by the new ones.
+    for (Request& r : write_list_) read_list_.push_back(std::move(r));
+    write_list_.clear();
+  }
+  if (failed_) {
+    FailAll(PutStatus::kServiceNotAvailable);
+    return;
+  }
+  Status s = FlushCommitLogAndCheckpoint(commit_log_, checkpoint_, 0);
+  if (!s.ok()) {
+    failed_ = true;
+    GetLogger("store")->error("CommitLog flush failed, refusing further writes: {}",
+                              s.ToString());
+    if (on_error_) on_error_(s);
+    FailAll(PutStatus::kServiceNotAvailable);
+    return;
+  }
+  int64_t flushed = commit_log_->FlushedOffset();
+  int64_t now = clock_->SteadyMillis();
+  size_t kept = 0;
+  for (Request& r : read_list_) {
+    if (flushed >= r.next_offset) {
+      r.done(PutStatus::kPutOk);
+    } else if (final_pass || now >= r.deadline_ms) {
+      r.done(PutStatus::kFlushDiskTimeout);
+    } else {
+      read_list_[kept++] = std::move(r);
+    }
+  }
+  read_list_.resize(kept);
+}
+
+void GroupCommitService::Run() {
+  while (!stopped()) {
+    WaitForRunning(10);
+    DoCommit(false);
+  }
+  // Answer everything submitted before shutdown: flushed or, at worst, timed out.
+  DoCommit(true);
+}
+
+// ---- FlushRealTimeService ----
+
+FlushRealTimeService::FlushRealTimeService(CommitLog* commit_log, StoreCheckpoint* checkpoint,
+                                           const Clock* clock, int interval_ms,
+                                           int least_pages, int thorough_interval_ms,
+                                           FlushErrorHandler on_error)
+    : ServiceThread("FlushRealTimeService"),
+      commit_log_(commit_log),
+      checkpoint_(checkpoint),
+      clock_(clock),
+      interval_ms_(interval_ms),
+      least_pages_(least_pages),
+      thorough_interval_ms_(thorough_interval_ms),
+      on_error_(std::move(on_error)) {}
+
+FlushRealTimeService::~FlushRealTimeService() { Shutdown(); }
+
+void FlushRealTimeService::Run() {
+  last_thorough_ms_ = clock_->SteadyMillis();
+  auto flush = [this](int least_pages) {
+    if (failed_) return;
+    Status s = FlushCommitLogAndCheckpoint(commit_log_, checkpoint_, least_pages);
+    if (!s.ok()) {
+      failed_ = true;
+      GetLogger("store")->error("CommitLog flush failed, refusing further writes: {}",
+                                s.ToString());
+      if (on_error_) on_error_(s);
+    }
+  };
+  while (!stopped()) {
+    WaitForRunning(interval_ms_);
+    int least = least_pages_;
+    int64_t now = clock_->SteadyMillis();
+    if (now - last_thorough_ms_ >= thorough_interval_ms_) {
+      last_thorough_ms_ = now;
+      least = 0;
+    }
+    flush(least);
+  }
+  flush(0);  // shutdown: everything
+}
+
+}  // namespace apogee::store

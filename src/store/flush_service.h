@@ -1,0 +1,96 @@
+// The two CommitLog flush policies (protocol-store-ha.md §6.1), each a background thread:
+//
+//  * GroupCommitService (SYNC_FLUSH): puts submit {end offset, deadline, callback}; every
+//    loop (at most 10 ms, or at once when woken by a submit) the thread takes the whole batch,
+//    flushes once for all of them and completes each with PUT_OK, or FLUSH_DISK_TIMEOUT once
+//    its deadline (syncFlushTimeout) has passed. No put thread ever waits for the disk.
+//  * FlushRealTimeService (ASYNC_FLUSH): every flushIntervalCommitLog flushes when at least
+//    flushCommitLogLeastPages pages are dirty, and everything every
+//    flushCommitLogThoroughInterval.
+//
+// Both record in the checkpoint the store timestamp of the last record known durable. A flush
+// error is fatal for writes: `on_error` is called (the store stops accepting puts) and every
+// pending SYNC_FLUSH request completes with SERVICE_NOT_AVAILABLE, never PUT_OK.
+//
+// Callbacks run on the flush thread: they must be short (hand off to another executor).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/service_thread.h"
+#include "base/status.h"
+#include "store/put_status.h"
+
+namespace apogee::store {
+
+class CommitLog;
+class StoreCheckpoint;
+
+using FlushCallback = std::function<void(PutStatus)>;
+using FlushErrorHandler = std::function<void(const Status&)>;
+
+// Flushes the CommitLog until everything up to the current end is durable (crossing file
+// boundaries) and then advances the checkpoint's physicMsgTimestamp. Shared by both services.
+Status FlushCommitLogAndCheckpoint(CommitLog* commit_log, StoreCheckpoint* checkpoint,
+                                   int least_pages);
+
+class GroupCommitService : public ServiceThread {
+ public:
+  GroupCommitService(CommitLog* commit_log, StoreCheckpoint* checkpoint, const Clock* clock,
+                     FlushErrorHandler on_error);
+  ~GroupCommitService() override;
+
+  // Completes `done` once the CommitLog is durable up to `next_offset`, or with
+  // FLUSH_DISK_TIMEOUT at `deadline_ms` (Clock::SteadyMillis).
+  void Submit(int64_t next_offset, int64_t deadline_ms, FlushCallback done);
+  size_t pending() const;
+
+ protected:
+  void Run() override;
+
+ private:
+  struct Request {
+    int64_t next_offset;
+    int64_t deadline_ms;
+    FlushCallback done;
+  };
+  void DoCommit(bool final_pass);
+  void FailAll(PutStatus status);
+
+  CommitLog* commit_log_;
+  StoreCheckpoint* checkpoint_;
+  const Clock* clock_;
+  FlushErrorHandler on_error_;
+  mutable std::mutex mu_;
+  std::vector<Request> write_list_;  // guarded by mu_
+  std::vector<Request> read_list_;   // flush thread only
+  bool failed_ = false;              // flush thread only
+};
+
+class FlushRealTimeService : public ServiceThread {
+ public:
+  FlushRealTimeService(CommitLog* commit_log, StoreCheckpoint* checkpoint, const Clock* clock,
+                       int interval_ms, int least_pages, int thorough_interval_ms,
+                       FlushErrorHandler on_error);
+  ~FlushRealTimeService() override;
+
+ protected:
+  void Run() override;
+
+ private:
+  CommitLog* commit_log_;
+  StoreCheckpoint* checkpoint_;
+  const Clock* clock_;
+  int interval_ms_;
+  int least_pages_;
+  int thorough_interval_ms_;
+  FlushErrorHandler on_error_;
+  int64_t last_thorough_ms_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace apogee::store

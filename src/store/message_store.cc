@@ -1,0 +1,658 @@
+#include "store/message_store.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <ctime>
+
+#include "base/logging.h"
+#include "message/properties.h"
+#include "message/message_format.h"
+#include "store/commit_log.h"
+#include "store/consume_queue_table.h"
+#include "store/dispatch_request.h"
+#include "store/file_allocator.h"
+#include "store/flush_service.h"
+#include "store/index_service.h"
+#include "store/periodic_task.h"
+#include "store/reput_service.h"
+#include "store/store_checkpoint.h"
+#include "store/store_format.h"
+
+namespace apogee::store {
+namespace {
+
+// Java scans at most 16000 bytes of ConsumeQueue per pull (maxFilterMessageCount).
+constexpr int kMaxCqEntriesScannedPerGet = 16000 / kCqUnitSize;
+// Java's DELETE_FILES_BATCH_MAX.
+constexpr int kDeleteFilesBatchMax = 10;
+
+PutResult Refused(PutStatus status) {
+  PutResult r;
+  r.status = status;
+  return r;
+}
+
+int64_t PhysicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return int64_t{8} << 30;
+  return int64_t{pages} * page_size;
+}
+
+bool KeyMatches(std::string_view properties, std::string_view key) {
+  if (message::FindProperty(properties, message::kPropertyUniqClientMessageIdKeyIdx) == key) {
+    return true;
+  }
+  std::string_view keys = message::FindProperty(properties, message::kPropertyKeys).value_or("");
+  while (!keys.empty()) {
+    size_t sp = keys.find(message::kKeySeparator);
+    if (keys.substr(0, sp) == key) return true;
+    if (sp == std::string_view::npos) break;
+    keys.remove_prefix(sp + 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+MessageStore::MessageStore(const StoreConfig& config, env::Env* env, const Clock* clock)
+    : config_(config), env_(env), clock_(clock) {}
+
+MessageStore::~MessageStore() { Shutdown(); }
+
+Result<std::unique_ptr<MessageStore>> MessageStore::Open(const StoreConfig& config,
+                                                         env::Env* env, const Clock* clock) {
+  APOGEE_RETURN_IF_ERROR(config.Validate());
+  std::unique_ptr<MessageStore> store(new MessageStore(config, env, clock));
+  APOGEE_RETURN_IF_ERROR(store->Load());
+  APOGEE_RETURN_IF_ERROR(store->Recover());
+  return store;
+}
+
+Status MessageStore::Load() {
+  auto log = GetLogger("store");
+  const std::string root = config_.RootDir();
+  APOGEE_RETURN_IF_ERROR(env_->CreateDirs(root));
+  Result<std::unique_ptr<env::FileLock>> lock = env_->LockFile(config_.LockPath());
+  if (!lock.ok()) {
+    if (lock.status().Is(StatusCode::kBusy)) {
+      return Status::Busy(fmt::format(
+          "Lock failed, MQ already started: the store directory {} is in use by another "
+          "broker (lock file {})",
+          root, config_.LockPath()));
+    }
+    return lock.status().Prefixed("taking the store lock");
+  }
+  lock_ = std::move(*lock);
+  last_exit_ok_ = !env_->FileExists(config_.AbortPath());
+  log->info("opening store {} ({} exit)", root, last_exit_ok_ ? "clean" : "ABNORMAL");
+
+  allocator_ = std::make_unique<FileAllocator>(config_.warm_mapped_file_enable);
+  commit_log_ = std::make_unique<CommitLog>(env_, config_, clock_, allocator_.get());
+  APOGEE_RETURN_IF_ERROR(commit_log_->Load().Prefixed("loading the CommitLog"));
+  APOGEE_ASSIGN_OR_RETURN(checkpoint_, StoreCheckpoint::Open(env_, config_.CheckpointPath()));
+  consume_queues_ = std::make_unique<ConsumeQueueTable>(env_, config_.ConsumeQueueDir(),
+                                                        config_.ConsumeQueueFileSize());
+  APOGEE_RETURN_IF_ERROR(consume_queues_->Load());
+  index_ = std::make_unique<IndexService>(env_, config_.IndexDir(), config_.max_hash_slot_num,
+                                          config_.max_index_num, checkpoint_.get(), clock_);
+  APOGEE_RETURN_IF_ERROR(index_->Load(last_exit_ok_).Prefixed("loading index files"));
+  reput_ = std::make_unique<ReputService>(
+      commit_log_.get(), [this] { return ReadableLimit(); },
+      [this](const DispatchRequest& r) { return Dispatch(r); },
+      [this] { AfterDispatchBatch(); });
+  return Status::OK();
+}
+
+Status MessageStore::Recover() {
+  auto log = GetLogger("store");
+  const int64_t begin_ms = SteadyMillis();
+  int64_t max_cq_phy = -1;
+  for (auto& cq : consume_queues_->All()) {
+    APOGEE_RETURN_IF_ERROR(cq->Recover());
+    max_cq_phy = std::max(max_cq_phy, cq->max_phy_offset());
+  }
+  int64_t min_ts = config_.message_index_enable && config_.message_index_safe
+                       ? checkpoint_->MinTimestampIndex()
+                       : checkpoint_->MinTimestamp();
+  int64_t start = last_exit_ok_ ? commit_log_->NormalRecoveryStart(max_cq_phy)
+                                : commit_log_->AbnormalRecoveryStart(min_ts);
+  APOGEE_ASSIGN_OR_RETURN(
+      RecoveryScan scan,
+      commit_log_->Recover(start, [](const message::RecordView&, int64_t) { return Status::OK(); }));
+  const int64_t end = scan.end_offset;
+  for (auto& cq : consume_queues_->All()) {
+    if (cq->max_phy_offset() > end) APOGEE_RETURN_IF_ERROR(cq->TruncateDirty(end));
+  }
+  APOGEE_RETURN_IF_ERROR(index_->TruncateFrom(end));
+
+  const int64_t cl_min = commit_log_->MinOffset();
+  int64_t dispatch_from = last_exit_ok_ && max_cq_phy >= 0 ? max_cq_phy : start;
+  if (config_.message_index_enable) dispatch_from = std::min(dispatch_from, index_->RebuildFrom());
+  dispatch_from = std::clamp(dispatch_from, cl_min, std::max(cl_min, end));
+  reput_->set_reput_from(dispatch_from);
+  Status s = reput_->DoReput();
+  if (!s.ok()) {
+    // The ConsumeQueues disagree with the CommitLog in a way re-dispatching the tail cannot
+    // mend: rebuild them from the whole CommitLog.
+    log->warn("re-dispatch after recovery failed ({}); rebuilding every ConsumeQueue from "
+              "CommitLog offset {}",
+              s.ToString(), cl_min);
+    for (auto& cq : consume_queues_->All()) APOGEE_RETURN_IF_ERROR(cq->Destroy());
+    dispatch_from = cl_min;
+    reput_->set_reput_from(cl_min);
+    APOGEE_RETURN_IF_ERROR(reput_->DoReput().Prefixed("rebuilding ConsumeQueues"));
+  }
+  for (auto& cq : consume_queues_->All()) {
+    commit_log_->SetQueueOffset(cq->topic(), cq->queue_id(), cq->MaxOffset());
+    cq->CorrectMinOffset(cl_min);
+  }
+  recovery_.last_exit_ok = last_exit_ok_;
+  recovery_.commit_log_start = start;
+  recovery_.commit_log_end = end;
+  recovery_.scanned_bytes = scan.bytes;
+  recovery_.dispatched_from = dispatch_from;
+  recovery_.stop_reason = scan.stop_reason;
+  recovery_.elapsed_ms = SteadyMillis() - begin_ms;
+  log->info("store recovered in {} ms: CommitLog [{}, {}), scanned {} bytes from {}, "
+            "re-dispatched from {} ({})",
+            recovery_.elapsed_ms, cl_min, end, scan.bytes, start, dispatch_from,
+            scan.stop_reason);
+  return Status::OK();
+}
+
+Status MessageStore::Start() {
+  if (started_.exchange(true)) return Status::OK();
+  // The abort marker goes down first: a crash from here on is an abnormal exit.
+  APOGEE_ASSIGN_OR_RETURN(auto abort,
+                          env_->OpenFile(config_.AbortPath(), env::OpenMode::kCreateIfMissing));
+  APOGEE_RETURN_IF_ERROR(abort->Sync());
+  APOGEE_RETURN_IF_ERROR(abort->Close());
+  APOGEE_RETURN_IF_ERROR(env_->SyncDir(config_.RootDir()));
+
+  allocator_->Start();
+  auto on_error = [this](const Status& s) {
+    flush_failed_ = true;
+    MarkUnwritable("CommitLog flush failed: " + s.ToString());
+  };
+  if (config_.flush_type() == FlushDiskType::kSyncFlush) {
+    group_commit_ = std::make_unique<GroupCommitService>(commit_log_.get(), checkpoint_.get(),
+                                                         clock_, on_error);
+    group_commit_->Start();
+  } else {
+    flush_real_time_ = std::make_unique<FlushRealTimeService>(
+        commit_log_.get(), checkpoint_.get(), clock_, config_.flush_interval_commit_log,
+        config_.flush_commit_log_least_pages, config_.flush_commit_log_thorough_interval,
+        on_error);
+    flush_real_time_->Start();
+  }
+  reput_->Start();
+  last_cq_thorough_ms_ = clock_->SteadyMillis();
+  cq_flusher_ = std::make_unique<PeriodicTask>(
+      "FlushConsumeQueueService", config_.flush_interval_consume_queue,
+      [this] {
+        int64_t now = clock_->SteadyMillis();
+        bool thorough = now - last_cq_thorough_ms_ >= config_.flush_consume_queue_thorough_interval;
+        if (thorough) last_cq_thorough_ms_ = now;
+        FlushConsumeQueues(thorough);
+      },
+      /*run_at_shutdown=*/false);
+  cq_flusher_->Start();
+  cleaner_ = std::make_unique<PeriodicTask>(
+      "CleanCommitLogService", config_.clean_resource_interval,
+      [this] {
+        Status s = CleanExpiredFiles(false);
+        if (!s.ok()) GetLogger("store")->error("retention pass failed: {}", s.ToString());
+      },
+      false);
+  cleaner_->Start();
+  GetLogger("store")->info("store started ({}, {})", config_.flush_disk_type, config_.broker_role);
+  return Status::OK();
+}
+
+void MessageStore::Shutdown() {
+  if (shutdown_.exchange(true)) return;
+  if (!started_) {
+    lock_.reset();
+    return;
+  }
+  auto log = GetLogger("store");
+  if (cleaner_) cleaner_->Shutdown();
+  // Answers every pending SYNC_FLUSH put after a final flush.
+  if (group_commit_) group_commit_->Shutdown();
+  if (flush_real_time_) flush_real_time_->Shutdown();
+  reput_->Shutdown();
+  Status reput = reput_->DoReput();  // catch up with what the final flush made readable
+  if (cq_flusher_) cq_flusher_->Shutdown();
+  FlushConsumeQueues(/*thorough=*/true);
+  Status index = index_->Flush();
+  allocator_->Shutdown();
+  allocator_->DiscardPrepared();
+  bool clean = !flush_failed_ && reput.ok() && index.ok() && reput_->DispatchBehindBytes() <= 0;
+  if (clean) {
+    Status s = env_->DeleteFile(config_.AbortPath());
+    if (s.ok()) s = env_->SyncDir(config_.RootDir());
+    if (!s.ok()) log->error("cannot remove the abort marker: {}", s.ToString());
+  } else {
+    log->warn("store shut down with errors; the next start will run crash recovery");
+  }
+  lock_.reset();
+  log->info("store shut down");
+}
+
+int64_t MessageStore::ReadableLimit() const {
+  return config_.flush_type() == FlushDiskType::kSyncFlush ? commit_log_->FlushedOffset()
+                                                            : commit_log_->MaxOffset();
+}
+
+Status MessageStore::Dispatch(const DispatchRequest& r) {
+  if (ShouldDispatchToConsumeQueue(r.sys_flag)) {
+    APOGEE_ASSIGN_OR_RETURN(auto cq, consume_queues_->FindOrCreate(r.topic, r.queue_id));
+    APOGEE_RETURN_IF_ERROR(cq->PutEntry(CqEntry{r.phy_offset, r.size, r.tag_code}, r.queue_offset));
+    if (arriving_listener_) {
+      bool seen = false;
+      for (auto& t : touched_queues_) {
+        if (t.second == r.queue_id && t.first == r.topic) {
+          seen = true;
+          break;
+        }
+      }
+      if (!seen) touched_queues_.emplace_back(std::string(r.topic), r.queue_id);
+    }
+  }
+  if (config_.message_index_enable) APOGEE_RETURN_IF_ERROR(index_->BuildIndex(r));
+  dispatched_store_ts_.store(r.store_timestamp, std::memory_order_relaxed);
+  return Status::OK();
+}
+
+void MessageStore::AfterDispatchBatch() {
+  if (!arriving_listener_) return;
+  for (auto& [topic, queue_id] : touched_queues_) {
+    arriving_listener_(topic, queue_id, GetMaxOffsetInQueue(topic, queue_id));
+  }
+  touched_queues_.clear();
+}
+
+void MessageStore::FlushConsumeQueues(bool thorough) {
+  int least = thorough ? 0 : config_.flush_consume_queue_least_pages;
+  // Captured before flushing: every entry dispatched up to this time is durable after.
+  int64_t logics_ts = dispatched_store_ts_.load();
+  bool ok = true;
+  for (auto& cq : consume_queues_->All()) {
+    for (int i = 0; i < 4; ++i) {  // a flush may need to cross into the next file
+      Result<bool> r = cq->Flush(least);
+      if (!r.ok()) {
+        GetLogger("store")->error("ConsumeQueue flush failed: {}", r.status().ToString());
+        ok = false;
+        break;
+      }
+      if (!*r) break;
+    }
+  }
+  if (!ok) return;
+  if (logics_ts > 0) checkpoint_->set_logics_msg_timestamp(logics_ts);
+  Status s = checkpoint_->Flush();
+  if (!s.ok()) GetLogger("store")->error("checkpoint flush failed: {}", s.ToString());
+}
+
+void MessageStore::MarkUnwritable(const std::string& reason) {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  if (unwritable_reason_.empty()) {
+    unwritable_reason_ = reason;
+    GetLogger("store")->error("store no longer accepts writes: {}", reason);
+  }
+}
+
+bool MessageStore::writable() const {
+  return started_ && !shutdown_ && !flush_failed_ && !disk_full_;
+}
+
+std::string MessageStore::unwritable_reason() const {
+  if (!started_) return "store not started";
+  if (shutdown_) return "store shut down";
+  if (disk_full_) return "disk full";
+  std::lock_guard<std::mutex> lock(state_mu_);
+  return unwritable_reason_;
+}
+
+// ---- append ----
+
+void MessageStore::PutMessage(message::RecordFields fields, bool wait_store_msg_ok,
+                              PutCallback done) {
+  if (config_.role() == BrokerRole::kSlave || !writable()) {
+    done(Refused(PutStatus::kServiceNotAvailable));
+    return;
+  }
+  PutResult result = commit_log_->Append(std::move(fields));
+  if (result.status != PutStatus::kPutOk) {
+    done(result);
+    return;
+  }
+  CompletePut(result, wait_store_msg_ok, std::move(done));
+}
+
+std::future<PutResult> MessageStore::PutMessage(message::RecordFields fields,
+                                                bool wait_store_msg_ok) {
+  auto promise = std::make_shared<std::promise<PutResult>>();
+  std::future<PutResult> future = promise->get_future();
+  PutMessage(std::move(fields), wait_store_msg_ok,
+             [promise](const PutResult& r) { promise->set_value(r); });
+  return future;
+}
+
+void MessageStore::CompletePut(const PutResult& result, bool wait, PutCallback done) {
+  const int64_t next_offset = result.wrote_offset.value() + result.wrote_bytes;
+  auto after_flush = [this, result = PutResult(result), next_offset, wait,
+                      done = std::move(done)](PutStatus flush_status) mutable {
+    result.status = flush_status;
+    if (flush_status == PutStatus::kServiceNotAvailable || !wait || !replica_waiter_ ||
+        config_.role() != BrokerRole::kSyncMaster) {
+      done(result);
+      return;
+    }
+    replica_waiter_(next_offset, [result = PutResult(result),
+                                  done = std::move(done)](PutStatus replica) mutable {
+      if (replica != PutStatus::kPutOk) result.status = replica;
+      done(result);
+    });
+  };
+  if (config_.flush_type() == FlushDiskType::kSyncFlush) {
+    if (wait) {
+      group_commit_->Submit(next_offset, clock_->SteadyMillis() + config_.sync_flush_timeout,
+                            std::move(after_flush));
+      return;
+    }
+    group_commit_->Wakeup();
+  } else if (!config_.flush_commit_log_timed) {
+    flush_real_time_->Wakeup();
+  }
+  after_flush(PutStatus::kPutOk);
+}
+
+// ---- read ----
+
+GetMessageResult MessageStore::GetMessages(std::string_view topic, int32_t queue_id,
+                                           int64_t offset, int32_t max_count, int64_t max_bytes,
+                                           const TagCodeFilter& filter) const {
+  GetMessageResult result;
+  std::shared_ptr<ConsumeQueue> cq = consume_queues_->Find(topic, queue_id);
+  if (!cq) {
+    result.status = GetStatus::kNoMatchedLogicQueue;
+    result.next_begin_offset = 0;
+    return result;
+  }
+  const int64_t min = cq->MinOffset();
+  const int64_t max = cq->MaxOffset();
+  result.min_offset = min;
+  result.max_offset = max;
+  if (max == 0) {
+    result.status = GetStatus::kNoMessageInQueue;
+    result.next_begin_offset = 0;
+    return result;
+  }
+  if (offset < min) {
+    result.status = GetStatus::kOffsetTooSmall;
+    result.next_begin_offset = min;
+    return result;
+  }
+  if (offset == max) {
+    result.status = GetStatus::kOffsetOverflowOne;
+    result.next_begin_offset = offset;
+    return result;
+  }
+  if (offset > max) {
+    result.status = GetStatus::kOffsetOverflowBadly;
+    result.next_begin_offset = min == 0 ? min : max;
+    return result;
+  }
+  const int64_t cl_min = commit_log_->MinOffset();
+  const int64_t cl_max = commit_log_->MaxOffset();
+  const int64_t memory = PhysicalMemoryBytes() / 100 * config_.access_message_in_memory_max_ratio;
+  bool filtered = false;
+  bool removed = false;
+  int64_t next = offset;
+  int scanned = 0;
+  const MappedFile* last_file = nullptr;
+  while (scanned < kMaxCqEntriesScannedPerGet &&
+         static_cast<int32_t>(result.messages.size()) < max_count) {
+    std::vector<CqEntry> entries = cq->GetEntries(next, kMaxCqEntriesScannedPerGet - scanned);
+    if (entries.empty()) break;
+    bool full = false;
+    for (const CqEntry& e : entries) {
+      if (static_cast<int32_t>(result.messages.size()) >= max_count) {
+        full = true;
+        break;
+      }
+      if (e.size == kCqBlankEntrySize) {  // pre-fill before the queue's first message
+        ++next;
+        ++scanned;
+        continue;
+      }
+      const bool in_disk = cl_max - e.phy_offset > memory;
+      const int64_t byte_cap = std::min<int64_t>(
+          max_bytes, in_disk ? config_.max_transfer_bytes_on_message_in_disk
+                             : config_.max_transfer_bytes_on_message_in_memory);
+      const int32_t count_cap = in_disk ? config_.max_transfer_count_on_message_in_disk
+                                        : config_.max_transfer_count_on_message_in_memory;
+      if (!result.messages.empty() &&
+          (result.total_bytes + e.size > byte_cap ||
+           static_cast<int32_t>(result.messages.size()) >= count_cap)) {
+        full = true;
+        break;
+      }
+      ++next;
+      ++scanned;
+      if (e.phy_offset < cl_min) {
+        removed = true;
+        continue;
+      }
+      if (filter && !filter(e.tag_code)) {
+        filtered = true;
+        continue;
+      }
+      Result<SelectedBuffer> buf = commit_log_->GetRecord(e.phy_offset, e.size);
+      if (!buf.ok()) {
+        removed = true;
+        continue;
+      }
+      result.suggest_pulling_from_slave = in_disk;
+      result.messages.push_back(MessageRef{buf->data, e.size, e.phy_offset, next - 1});
+      result.total_bytes += e.size;
+      if (buf->file.get() != last_file) {
+        last_file = buf->file.get();
+        result.keepalive.push_back(std::move(buf->file));
+      }
+    }
+    if (full) break;
+  }
+  result.next_begin_offset = next;
+  if (!result.messages.empty()) {
+    result.status = GetStatus::kFound;
+  } else if (filtered) {
+    result.status = GetStatus::kNoMatchedMessage;
+  } else if (removed) {
+    result.status = GetStatus::kMessageWasRemoving;
+  } else {
+    result.status = GetStatus::kOffsetFoundNull;
+  }
+  return result;
+}
+
+Result<QueryMessageResult> MessageStore::GetMessageByOffset(int64_t phy_offset) const {
+  std::shared_ptr<MappedFile> holder;
+  message::RecordDecodeResult r = commit_log_->DecodeAt(phy_offset, false, &holder);
+  if (r.status != message::RecordStatus::kMessage) {
+    return Status::NotFound(fmt::format("no message at CommitLog offset {} ({})", phy_offset,
+                                        message::RecordStatusName(r.status)));
+  }
+  APOGEE_ASSIGN_OR_RETURN(SelectedBuffer buf,
+                          commit_log_->GetRecord(phy_offset, static_cast<int32_t>(r.size)));
+  QueryMessageResult out;
+  out.messages.push_back(MessageRef{buf.data, static_cast<int32_t>(buf.size), phy_offset,
+                                    r.record.queue_offset});
+  out.keepalive.push_back(std::move(buf.file));
+  return out;
+}
+
+QueryMessageResult MessageStore::QueryMessages(std::string_view topic, std::string_view key,
+                                               int32_t max_num, int64_t begin_ms,
+                                               int64_t end_ms) const {
+  QueryMessageResult out;
+  size_t limit = static_cast<size_t>(std::max(0, max_num));
+  std::vector<int64_t> offsets = index_->QueryOffsets(topic, key, limit, begin_ms, end_ms);
+  for (int64_t phy : offsets) {
+    std::shared_ptr<MappedFile> holder;
+    message::RecordDecodeResult r = commit_log_->DecodeAt(phy, false, &holder);
+    if (r.status != message::RecordStatus::kMessage) continue;
+    // The index holds hashes: confirm the topic and the key on the record itself.
+    if (r.record.topic != topic || !KeyMatches(r.record.properties, key)) continue;
+    Result<SelectedBuffer> buf = commit_log_->GetRecord(phy, static_cast<int32_t>(r.size));
+    if (!buf.ok()) continue;
+    out.messages.push_back(MessageRef{buf->data, static_cast<int32_t>(buf->size), phy,
+                                      r.record.queue_offset});
+    out.index_last_update_phy_offset = std::max(out.index_last_update_phy_offset, phy);
+    out.index_last_update_timestamp =
+        std::max(out.index_last_update_timestamp, r.record.store_timestamp);
+    out.keepalive.push_back(std::move(buf->file));
+  }
+  return out;
+}
+
+int64_t MessageStore::GetMinOffsetInQueue(std::string_view topic, int32_t queue_id) const {
+  auto cq = consume_queues_->Find(topic, queue_id);
+  return cq ? cq->MinOffset() : 0;
+}
+
+int64_t MessageStore::GetMaxOffsetInQueue(std::string_view topic, int32_t queue_id) const {
+  auto cq = consume_queues_->Find(topic, queue_id);
+  return cq ? cq->MaxOffset() : 0;
+}
+
+int64_t MessageStore::GetOffsetInQueueByTime(std::string_view topic, int32_t queue_id,
+                                             int64_t timestamp_ms) const {
+  auto cq = consume_queues_->Find(topic, queue_id);
+  if (!cq) return 0;
+  return cq->OffsetByTime(timestamp_ms, [this](int64_t phy, int32_t) -> std::optional<int64_t> {
+    message::RecordDecodeResult r = commit_log_->DecodeAt(phy, false, nullptr);
+    if (r.status != message::RecordStatus::kMessage) return std::nullopt;
+    return r.record.store_timestamp;
+  });
+}
+
+int64_t MessageStore::GetMessageStoreTimestamp(std::string_view topic, int32_t queue_id,
+                                               int64_t queue_offset) const {
+  int64_t phy = GetCommitLogOffsetInQueue(topic, queue_id, queue_offset);
+  if (phy < 0) return -1;
+  message::RecordDecodeResult r = commit_log_->DecodeAt(phy, false, nullptr);
+  return r.status == message::RecordStatus::kMessage ? r.record.store_timestamp : -1;
+}
+
+int64_t MessageStore::GetEarliestMessageTime(std::string_view topic, int32_t queue_id) const {
+  return GetMessageStoreTimestamp(topic, queue_id, GetMinOffsetInQueue(topic, queue_id));
+}
+
+int64_t MessageStore::GetEarliestMessageTime() const {
+  std::shared_ptr<MappedFile> first = commit_log_->files().FirstFile();
+  if (!first) return -1;
+  return commit_log_->FirstStoreTimestampOfFile(*first).value_or(-1);
+}
+
+int64_t MessageStore::GetCommitLogOffsetInQueue(std::string_view topic, int32_t queue_id,
+                                                int64_t queue_offset) const {
+  auto cq = consume_queues_->Find(topic, queue_id);
+  if (!cq) return -1;
+  std::optional<CqEntry> e = cq->GetEntry(queue_offset);
+  if (!e || e->size == kCqBlankEntrySize) return -1;
+  return e->phy_offset;
+}
+
+// ---- replication ----
+
+int64_t MessageStore::MaxPhyOffset() const { return commit_log_->MaxOffset(); }
+int64_t MessageStore::MinPhyOffset() const { return commit_log_->MinOffset(); }
+
+Result<RawSegment> MessageStore::ReadRaw(int64_t offset, size_t max_bytes) const {
+  APOGEE_ASSIGN_OR_RETURN(SelectedBuffer buf, commit_log_->GetData(offset));
+  RawSegment seg;
+  seg.offset = offset;
+  seg.data = buf.view().substr(0, max_bytes);
+  seg.keepalive = std::move(buf.file);
+  return seg;
+}
+
+Status MessageStore::AppendRaw(int64_t offset, std::string_view data) {
+  if (shutdown_) return Status::Unavailable("store shut down");
+  APOGEE_RETURN_IF_ERROR(commit_log_->AppendRaw(offset, data));
+  reput_->Wakeup();
+  return Status::OK();
+}
+
+void MessageStore::SetMessageArrivingListener(MessageArrivingListener listener) {
+  arriving_listener_ = std::move(listener);
+}
+
+void MessageStore::SetReplicaWaiter(ReplicaWaiter waiter) { replica_waiter_ = std::move(waiter); }
+
+int64_t MessageStore::DispatchBehindBytes() const { return reput_->DispatchBehindBytes(); }
+
+Status MessageStore::DeleteTopic(std::string_view topic) {
+  commit_log_->RemoveQueueOffsets(topic);
+  return consume_queues_->DeleteTopic(topic);
+}
+
+// ---- retention ----
+
+Status MessageStore::CheckDiskSpace() {
+  Result<env::DiskSpace> space = env_->GetDiskSpace(config_.CommitLogDir());
+  if (!space.ok() || space->total_bytes == 0) return space.status();
+  double used = 1.0 - static_cast<double>(space->free_bytes) /
+                          static_cast<double>(space->total_bytes);
+  bool full = used * 100 > config_.disk_space_warning_level_ratio;
+  if (full != disk_full_.load()) {
+    disk_full_ = full;
+    if (full) {
+      GetLogger("store")->error(
+          "disk {} is {:.1f}% full (above diskSpaceWarningLevelRatio {}%): refusing writes",
+          config_.CommitLogDir(), used * 100, config_.disk_space_warning_level_ratio);
+    } else {
+      GetLogger("store")->info("disk usage back to {:.1f}%: accepting writes", used * 100);
+    }
+  }
+  return Status::OK();
+}
+
+Status MessageStore::CleanExpiredFiles(bool force) {
+  APOGEE_RETURN_IF_ERROR(CheckDiskSpace());
+  double used = 0;
+  Result<env::DiskSpace> space = env_->GetDiskSpace(config_.CommitLogDir());
+  if (space.ok() && space->total_bytes > 0) {
+    used = 100.0 * (1.0 - static_cast<double>(space->free_bytes) /
+                              static_cast<double>(space->total_bytes));
+  }
+  time_t secs = static_cast<time_t>(clock_->NowMillis() / 1000);
+  struct tm local {};
+  localtime_r(&secs, &local);
+  std::vector<int> hours = config_.DeleteHours();
+  bool is_time = std::find(hours.begin(), hours.end(), local.tm_hour) != hours.end();
+  bool is_space = used > config_.DiskMaxUsedSpaceRatio();
+  bool clean_at_once = force || (config_.clean_file_forcibly_enable &&
+                                 used > config_.disk_space_clean_forcibly_ratio);
+  if (!is_time && !is_space && !clean_at_once) return Status::OK();
+  int64_t expire_before =
+      clock_->NowMillis() - int64_t{config_.file_reserved_time} * 3600 * 1000;
+  APOGEE_ASSIGN_OR_RETURN(
+      int deleted, commit_log_->DeleteExpiredFiles(expire_before, kDeleteFilesBatchMax,
+                                                   clean_at_once));
+  if (deleted == 0) return Status::OK();
+  const int64_t cl_min = commit_log_->MinOffset();
+  for (auto& cq : consume_queues_->All()) {
+    APOGEE_RETURN_IF_ERROR(cq->DeleteExpiredFiles(cl_min).status());
+  }
+  APOGEE_RETURN_IF_ERROR(index_->DeleteExpiredFiles(cl_min).status());
+  return CheckDiskSpace();
+}
+
+}  // namespace apogee::store

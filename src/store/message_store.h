@@ -1,0 +1,184 @@
+// MessageStore: the store's public face (Java's DefaultMessageStore). It owns the CommitLog,
+// the ConsumeQueues, the IndexFiles, the checkpoint, the abort and lock files and the
+// background services (flush, reput/dispatch, ConsumeQueue flush, retention), and offers a
+// few narrow groups of calls:
+//
+//   lifecycle   Open (lock, load, recover) -> Start -> Shutdown
+//   append      PutMessage: completes asynchronously when the flush policy (and, for
+//               SYNC_MASTER, the replica hook) is met; no caller thread waits for a disk
+//   read        GetMessages (by queue offset, count/byte limits, tag filter), GetMessageByOffset,
+//               QueryMessages (by key and time range), queue offsets, times
+//   replication ReplicationStore (replication.h) for the HA module
+//
+// The store knows nothing of the network or of RocketMQ response codes; the broker maps
+// PutStatus/GetStatus in one place.
+//
+// Thread-safety: every public method may be called from any thread after Open().
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "env/env.h"
+#include "message/message_record.h"
+#include "store/get_result.h"
+#include "store/put_status.h"
+#include "store/replication.h"
+#include "store/store_config.h"
+
+namespace apogee::store {
+
+class CommitLog;
+class ConsumeQueueTable;
+class FileAllocator;
+class GroupCommitService;
+class FlushRealTimeService;
+class IndexService;
+class ReputService;
+class StoreCheckpoint;
+class PeriodicTask;
+
+using PutCallback = std::function<void(const PutResult&)>;
+// A tag-code filter for GetMessages (Java's MessageFilter.isMatchedByConsumeQueue); null
+// matches everything. The exact tag string is the client's to re-check.
+using TagCodeFilter = std::function<bool(int64_t tag_code)>;
+// Called on the reput thread after new messages of a queue were dispatched (long polling).
+using MessageArrivingListener =
+    std::function<void(std::string_view topic, int32_t queue_id, int64_t next_queue_offset)>;
+// SYNC_MASTER hook installed by HA: complete `done` once a replica has the CommitLog up to
+// `next_offset` (PUT_OK) or with FLUSH_SLAVE_TIMEOUT / SLAVE_NOT_AVAILABLE.
+using ReplicaWaiter = std::function<void(int64_t next_offset, std::function<void(PutStatus)> done)>;
+
+struct RecoveryReport {
+  bool last_exit_ok = true;
+  int64_t commit_log_start = 0;  // where the CommitLog scan began
+  int64_t commit_log_end = 0;    // recovered end (torn tail cut here)
+  int64_t scanned_bytes = 0;
+  int64_t dispatched_from = 0;   // where ConsumeQueue/IndexFile rebuild began
+  int64_t elapsed_ms = 0;
+  std::string stop_reason;
+};
+
+class MessageStore : public ReplicationStore {
+ public:
+  // Takes the lock file (refusing a directory another store holds), loads every file and
+  // recovers: normally after a clean exit, by CRC scan and re-dispatch after a crash.
+  static Result<std::unique_ptr<MessageStore>> Open(const StoreConfig& config, env::Env* env,
+                                                    const Clock* clock = Clock::Real());
+  ~MessageStore() override;
+  MessageStore(const MessageStore&) = delete;
+  MessageStore& operator=(const MessageStore&) = delete;
+
+  // Starts the background services and writes the abort marker.
+  Status Start();
+  // Stops accepting puts, answers pending ones, flushes everything, removes the abort marker
+  // and releases the lock. Idempotent.
+  void Shutdown();
+
+  // ---- append ----
+  // Stores one message. `fields` gives the record content; queue offset, physical offset and
+  // store timestamp are assigned by the store. `done` runs exactly once, possibly on the
+  // calling thread (refusals, ASYNC_FLUSH) or on a store thread (SYNC_FLUSH, replicas).
+  void PutMessage(message::RecordFields fields, bool wait_store_msg_ok, PutCallback done);
+  // The same, as a future (tools and tests).
+  std::future<PutResult> PutMessage(message::RecordFields fields, bool wait_store_msg_ok = true);
+
+  // ---- read ----
+  GetMessageResult GetMessages(std::string_view topic, int32_t queue_id, int64_t offset,
+                               int32_t max_count, int64_t max_bytes,
+                               const TagCodeFilter& filter = nullptr) const;
+  // The record stored at `phy_offset` (its size read from the record).
+  Result<QueryMessageResult> GetMessageByOffset(int64_t phy_offset) const;
+  // Messages of `topic` whose UNIQ_KEY or one of whose KEYS equals `key`, stored within
+  // [begin_ms, end_ms], newest first, at most `max_num`.
+  QueryMessageResult QueryMessages(std::string_view topic, std::string_view key, int32_t max_num,
+                                   int64_t begin_ms, int64_t end_ms) const;
+  int64_t GetMinOffsetInQueue(std::string_view topic, int32_t queue_id) const;
+  int64_t GetMaxOffsetInQueue(std::string_view topic, int32_t queue_id) const;
+  // Smallest queue offset stored at or after `timestamp_ms`.
+  int64_t GetOffsetInQueueByTime(std::string_view topic, int32_t queue_id,
+                                 int64_t timestamp_ms) const;
+  // Store time of the message at `queue_offset`, or -1.
+  int64_t GetMessageStoreTimestamp(std::string_view topic, int32_t queue_id,
+                                   int64_t queue_offset) const;
+  // Store time of the earliest message of a queue (-1 if none) / of the whole store.
+  int64_t GetEarliestMessageTime(std::string_view topic, int32_t queue_id) const;
+  int64_t GetEarliestMessageTime() const;
+  // CommitLog offset of the message at `queue_offset`, or -1.
+  int64_t GetCommitLogOffsetInQueue(std::string_view topic, int32_t queue_id,
+                                    int64_t queue_offset) const;
+
+  // ---- ReplicationStore ----
+  int64_t MaxPhyOffset() const override;
+  int64_t MinPhyOffset() const override;
+  Result<RawSegment> ReadRaw(int64_t offset, size_t max_bytes) const override;
+  Status AppendRaw(int64_t offset, std::string_view data) override;
+
+  // ---- hooks and state ----
+  void SetMessageArrivingListener(MessageArrivingListener listener);
+  void SetReplicaWaiter(ReplicaWaiter waiter);
+  // False after a flush error, when the disk is full or once shut down.
+  bool writable() const;
+  std::string unwritable_reason() const;
+  int64_t DispatchBehindBytes() const;
+  const RecoveryReport& recovery_report() const { return recovery_; }
+  const StoreConfig& config() const { return config_; }
+  // Deletes the ConsumeQueues of the given topics (the CommitLog keeps its bytes).
+  Status DeleteTopic(std::string_view topic);
+  // Runs one retention pass now (as the retention thread does every cleanResourceInterval).
+  Status CleanExpiredFiles(bool force);
+
+ private:
+  MessageStore(const StoreConfig& config, env::Env* env, const Clock* clock);
+
+  Status Load();
+  Status Recover();
+  Status Dispatch(const struct DispatchRequest& request);
+  void AfterDispatchBatch();
+  int64_t ReadableLimit() const;
+  void MarkUnwritable(const std::string& reason);
+  void CompletePut(const PutResult& result, bool wait, PutCallback done);
+  void FlushConsumeQueues(bool thorough);
+  Status CheckDiskSpace();
+
+  StoreConfig config_;
+  env::Env* env_;
+  const Clock* clock_;
+  std::unique_ptr<env::FileLock> lock_;
+  std::unique_ptr<FileAllocator> allocator_;
+  std::unique_ptr<CommitLog> commit_log_;
+  std::unique_ptr<StoreCheckpoint> checkpoint_;
+  std::unique_ptr<ConsumeQueueTable> consume_queues_;
+  std::unique_ptr<IndexService> index_;
+  std::unique_ptr<ReputService> reput_;
+  std::unique_ptr<GroupCommitService> group_commit_;
+  std::unique_ptr<FlushRealTimeService> flush_real_time_;
+  std::unique_ptr<PeriodicTask> cq_flusher_;
+  std::unique_ptr<PeriodicTask> cleaner_;
+
+  RecoveryReport recovery_;
+  bool last_exit_ok_ = true;
+  std::atomic<bool> started_{false};
+  std::atomic<bool> shutdown_{false};
+  std::atomic<bool> flush_failed_{false};
+  std::atomic<bool> disk_full_{false};
+  mutable std::mutex state_mu_;
+  std::string unwritable_reason_;  // guarded by state_mu_
+  MessageArrivingListener arriving_listener_;  // set before Start
+  ReplicaWaiter replica_waiter_;               // set before Start
+  int64_t last_cq_thorough_ms_ = 0;            // cq flusher thread only
+  // Store time of the last dispatched record; the checkpoint takes it after a CQ flush.
+  std::atomic<int64_t> dispatched_store_ts_{0};
+  // Queues touched by the current reput batch, for the arrival listener (reput thread only).
+  std::vector<std::pair<std::string, int32_t>> touched_queues_;
+};
+
+}  // namespace apogee::store
