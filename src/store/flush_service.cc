@@ -38,7 +38,14 @@ GroupCommitService::~GroupCommitService() { Shutdown(); }
 void GroupCommitService::Submit(int64_t next_offset, int64_t deadline_ms, FlushCallback done) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    write_list_.push_back(Request{next_offset, deadline_ms, std::move(done)});
+    if (!closed_) {
+      write_list_.push_back(Request{next_offset, deadline_ms, std::move(done)});
+      done = nullptr;
+    }
+  }
+  if (done) {
+    done(PutStatus::kServiceNotAvailable);  // raced with shutdown: nobody will flush it
+    return;
   }
   Wakeup();
 }
@@ -89,12 +96,22 @@ void GroupCommitService::DoCommit(bool final_pass) {
 }
 
 void GroupCommitService::Run() {
-  while (!stopped()) {
+  while (!stopped() && !abandoned_) {
     WaitForRunning(10);
+    if (abandoned_) break;
     DoCommit(false);
   }
-  // Answer everything submitted before shutdown: flushed or, at worst, timed out.
-  DoCommit(true);
+  if (!abandoned_) {
+    // Answer everything submitted before shutdown: flushed or, at worst, timed out.
+    DoCommit(true);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    for (Request& r : write_list_) read_list_.push_back(std::move(r));
+    write_list_.clear();
+  }
+  FailAll(PutStatus::kFlushDiskTimeout);
 }
 
 // ---- FlushRealTimeService ----
@@ -126,8 +143,9 @@ void FlushRealTimeService::Run() {
       if (on_error_) on_error_(s);
     }
   };
-  while (!stopped()) {
+  while (!stopped() && !abandoned_) {
     WaitForRunning(interval_ms_);
+    if (abandoned_) break;
     int least = least_pages_;
     int64_t now = clock_->SteadyMillis();
     if (now - last_thorough_ms_ >= thorough_interval_ms_) {
@@ -136,7 +154,7 @@ void FlushRealTimeService::Run() {
     }
     flush(least);
   }
-  flush(0);  // shutdown: everything
+  if (!abandoned_) flush(0);  // shutdown: everything
 }
 
 }  // namespace apogee::store

@@ -15,6 +15,7 @@
 // Callbacks run on the flush thread: they must be short (hand off to another executor).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -48,6 +49,9 @@ class GroupCommitService : public ServiceThread {
   // FLUSH_DISK_TIMEOUT at `deadline_ms` (Clock::SteadyMillis).
   void Submit(int64_t next_offset, int64_t deadline_ms, FlushCallback done);
   size_t pending() const;
+  // Crash simulation (tests): the thread stops without a final flush; pending requests
+  // complete with FLUSH_DISK_TIMEOUT (never PUT_OK). Call before Shutdown().
+  void Abandon() { abandoned_ = true; }
 
  protected:
   void Run() override;
@@ -67,8 +71,10 @@ class GroupCommitService : public ServiceThread {
   FlushErrorHandler on_error_;
   mutable std::mutex mu_;
   std::vector<Request> write_list_;  // guarded by mu_
+  bool closed_ = false;              // guarded by mu_: the thread has ended
   std::vector<Request> read_list_;   // flush thread only
   bool failed_ = false;              // flush thread only
+  std::atomic<bool> abandoned_{false};
 };
 
 class FlushRealTimeService : public ServiceThread {
@@ -77,6 +83,8 @@ class FlushRealTimeService : public ServiceThread {
                        int interval_ms, int least_pages, int thorough_interval_ms,
                        FlushErrorHandler on_error);
   ~FlushRealTimeService() override;
+  // Crash simulation (tests): no final flush at Shutdown().
+  void Abandon() { abandoned_ = true; }
 
  protected:
   void Run() override;
@@ -91,6 +99,7 @@ class FlushRealTimeService : public ServiceThread {
   FlushErrorHandler on_error_;
   int64_t last_thorough_ms_ = 0;
   bool failed_ = false;
+  std::atomic<bool> abandoned_{false};
 };
 
 }  // namespace apogee::store

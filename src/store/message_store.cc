@@ -243,6 +243,22 @@ void MessageStore::Shutdown() {
   log->info("store shut down");
 }
 
+void MessageStore::Halt() {
+  if (shutdown_.exchange(true)) return;
+  if (started_) {
+    if (group_commit_) group_commit_->Abandon();
+    if (flush_real_time_) flush_real_time_->Abandon();
+    if (cleaner_) cleaner_->Shutdown();
+    if (group_commit_) group_commit_->Shutdown();
+    if (flush_real_time_) flush_real_time_->Shutdown();
+    reput_->Shutdown();
+    if (cq_flusher_) cq_flusher_->Shutdown();
+    allocator_->Shutdown();
+  }
+  lock_.reset();
+  GetLogger("store")->info("store halted (simulated crash)");
+}
+
 int64_t MessageStore::ReadableLimit() const {
   return config_.flush_type() == FlushDiskType::kSyncFlush ? commit_log_->FlushedOffset()
                                                             : commit_log_->MaxOffset();

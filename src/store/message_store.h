@@ -82,6 +82,10 @@ class MessageStore : public ReplicationStore {
   // Stops accepting puts, answers pending ones, flushes everything, removes the abort marker
   // and releases the lock. Idempotent.
   void Shutdown();
+  // Crash simulation for tests: stops every thread without flushing anything, keeps the
+  // abort marker and releases the lock, as if the process had been killed. Pending
+  // SYNC_FLUSH puts complete with FLUSH_DISK_TIMEOUT.
+  void Halt();
 
   // ---- append ----
   // Stores one message. `fields` gives the record content; queue offset, physical offset and

@@ -1,0 +1,249 @@
+#include "store/message_store.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <set>
+
+#include "base/java_hash.h"
+#include "env/fault_injection_env.h"
+#include "env/mem_env.h"
+#include "message/message_record.h"
+#include "store_test_util.h"
+#include "testutil/test_util.h"
+
+namespace apogee::store {
+namespace {
+
+using testing::SmallConfig;
+using testing::TestMessage;
+
+class MessageStoreTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<MessageStore> OpenStore(env::Env* env = nullptr) {
+    auto s = MessageStore::Open(config_, env ? env : mem_.get(), &clock_);
+    EXPECT_TRUE(s.ok()) << s.status().ToString();
+    if (!s.ok()) return nullptr;
+    EXPECT_TRUE((*s)->Start().ok());
+    return std::move(*s);
+  }
+  static PutResult Put(MessageStore* s, const TestMessage& m, bool wait = true) {
+    return s->PutMessage(m.fields, wait).get();
+  }
+  // Waits until the reput has dispatched everything readable.
+  static void WaitDispatched(MessageStore* s) {
+    ASSERT_TRUE(apogee::testing::WaitUntil([&] { return s->DispatchBehindBytes() <= 0; },
+                                           std::chrono::seconds(10)));
+  }
+  static message::RecordView Decode(const MessageRef& ref) {
+    auto r = message::DecodeRecord(ref.data, static_cast<size_t>(ref.size));
+    EXPECT_EQ(r.status, message::RecordStatus::kMessage) << r.reason;
+    return r.record;
+  }
+
+  std::unique_ptr<env::Env> mem_ = env::NewMemEnv();
+  StoreConfig config_ = SmallConfig("/store");
+  ManualClock clock_;
+};
+
+TEST_F(MessageStoreTest, PutThenGetByQueueOffset) {
+  auto store = OpenStore();
+  for (int i = 0; i < 50; ++i) {
+    TestMessage m("TopicA", i % 2, "body-" + std::to_string(i));
+    PutResult r = Put(store.get(), m);
+    ASSERT_EQ(r.status, PutStatus::kPutOk);
+    EXPECT_EQ(r.queue_offset.value(), i / 2);
+  }
+  WaitDispatched(store.get());
+  EXPECT_EQ(store->GetMaxOffsetInQueue("TopicA", 1), 25);
+  EXPECT_EQ(store->GetMinOffsetInQueue("TopicA", 1), 0);
+  GetMessageResult g = store->GetMessages("TopicA", 1, 3, 5, 1 << 20);
+  ASSERT_EQ(g.status, GetStatus::kFound);
+  ASSERT_EQ(g.messages.size(), 5u);
+  EXPECT_EQ(g.next_begin_offset, 8);
+  for (size_t i = 0; i < g.messages.size(); ++i) {
+    message::RecordView v = Decode(g.messages[i]);
+    EXPECT_EQ(v.queue_offset, static_cast<int64_t>(3 + i));
+    EXPECT_EQ(v.body, "body-" + std::to_string(2 * (3 + i) + 1));
+  }
+  EXPECT_EQ(store->GetMessages("TopicA", 1, 25, 5, 1 << 20).status, GetStatus::kOffsetOverflowOne);
+  EXPECT_EQ(store->GetMessages("TopicA", 1, 99, 5, 1 << 20).status,
+            GetStatus::kOffsetOverflowBadly);
+  EXPECT_EQ(store->GetMessages("Nope", 0, 0, 5, 1 << 20).status,
+            GetStatus::kNoMatchedLogicQueue);
+}
+
+TEST_F(MessageStoreTest, ByteLimitStillReturnsOneMessage) {
+  auto store = OpenStore();
+  for (int i = 0; i < 4; ++i) Put(store.get(), TestMessage("T", 0, std::string(1000, 'x')));
+  WaitDispatched(store.get());
+  GetMessageResult g = store->GetMessages("T", 0, 0, 32, 10);
+  EXPECT_EQ(g.messages.size(), 1u);
+  g = store->GetMessages("T", 0, 0, 32, 2500);
+  EXPECT_EQ(g.messages.size(), 2u);
+  EXPECT_EQ(g.next_begin_offset, 2);
+}
+
+TEST_F(MessageStoreTest, TagFilterUsesTagCodes) {
+  auto store = OpenStore();
+  for (int i = 0; i < 10; ++i) {
+    Put(store.get(), TestMessage("T", 0, std::to_string(i), i % 3 == 0 ? "TagA" : "TagB"));
+  }
+  WaitDispatched(store.get());
+  int64_t tag_a = JavaStringHashCode("TagA");
+  GetMessageResult g =
+      store->GetMessages("T", 0, 0, 32, 1 << 20, [&](int64_t code) { return code == tag_a; });
+  ASSERT_EQ(g.status, GetStatus::kFound);
+  ASSERT_EQ(g.messages.size(), 4u);
+  EXPECT_EQ(Decode(g.messages[1]).body, "3");
+  EXPECT_EQ(g.next_begin_offset, 10);
+  GetMessageResult none =
+      store->GetMessages("T", 0, 0, 32, 1 << 20, [](int64_t) { return false; });
+  EXPECT_EQ(none.status, GetStatus::kNoMatchedMessage);
+  EXPECT_EQ(none.next_begin_offset, 10);
+}
+
+TEST_F(MessageStoreTest, QueryByKeyChecksTheRealKey) {
+  auto store = OpenStore();
+  Put(store.get(), TestMessage("T", 0, "a", "", "order-1 order-2", "UNIQ-A"));
+  clock_.Advance(2000);
+  Put(store.get(), TestMessage("T", 1, "b", "", "order-2", "UNIQ-B"));
+  Put(store.get(), TestMessage("Other", 0, "c", "", "order-2", "UNIQ-C"));
+  WaitDispatched(store.get());
+  QueryMessageResult q = store->QueryMessages("T", "order-2", 32, 0, INT64_MAX);
+  ASSERT_EQ(q.messages.size(), 2u);
+  EXPECT_EQ(Decode(q.messages[0]).body, "b");  // newest first
+  EXPECT_EQ(store->QueryMessages("T", "UNIQ-A", 32, 0, INT64_MAX).messages.size(), 1u);
+  EXPECT_EQ(store->QueryMessages("T", "order-9", 32, 0, INT64_MAX).messages.size(), 0u);
+  auto by_offset = store->GetMessageByOffset(q.messages[1].phy_offset);
+  ASSERT_TRUE(by_offset.ok());
+  EXPECT_EQ(Decode(by_offset->messages[0]).body, "a");
+}
+
+TEST_F(MessageStoreTest, OffsetsAndTimes) {
+  auto store = OpenStore();
+  int64_t t0 = clock_.NowMillis();
+  for (int i = 0; i < 10; ++i) {
+    Put(store.get(), TestMessage("T", 0, "m"));
+    clock_.Advance(1000);
+  }
+  WaitDispatched(store.get());
+  EXPECT_EQ(store->GetOffsetInQueueByTime("T", 0, t0 + 3500), 4);
+  EXPECT_EQ(store->GetMessageStoreTimestamp("T", 0, 2), t0 + 2000);
+  EXPECT_EQ(store->GetEarliestMessageTime("T", 0), t0);
+  EXPECT_EQ(store->GetEarliestMessageTime(), t0);
+  EXPECT_EQ(store->GetCommitLogOffsetInQueue("T", 0, 0), 0);
+  EXPECT_EQ(store->GetCommitLogOffsetInQueue("T", 0, 10), -1);
+}
+
+TEST_F(MessageStoreTest, SyncFlushAcknowledgesAfterFlush) {
+  config_.flush_disk_type = "SYNC_FLUSH";
+  auto store = OpenStore();
+  std::vector<std::future<PutResult>> futures;
+  for (int i = 0; i < 100; ++i) {
+    futures.push_back(store->PutMessage(TestMessage("T", i % 4, std::to_string(i)).fields, true));
+  }
+  for (auto& f : futures) EXPECT_EQ(f.get().status, PutStatus::kPutOk);
+  WaitDispatched(store.get());
+  EXPECT_EQ(store->GetMaxOffsetInQueue("T", 3), 25);
+}
+
+TEST_F(MessageStoreTest, NormalRestartKeepsEverythingAndContinuesOffsets) {
+  {
+    auto store = OpenStore();
+    for (int i = 0; i < 300; ++i) {
+      Put(store.get(), TestMessage("T", i % 3, std::string(500, 'a'), "", "", "U" + std::to_string(i)));
+    }
+    WaitDispatched(store.get());
+    store->Shutdown();
+  }
+  EXPECT_FALSE(mem_->FileExists("/store/abort"));
+  auto store = OpenStore();
+  EXPECT_TRUE(store->recovery_report().last_exit_ok);
+  EXPECT_EQ(store->GetMaxOffsetInQueue("T", 2), 100);
+  PutResult r = Put(store.get(), TestMessage("T", 2, "next"));
+  EXPECT_EQ(r.queue_offset.value(), 100);
+  WaitDispatched(store.get());
+  EXPECT_EQ(store->QueryMessages("T", "U299", 32, 0, INT64_MAX).messages.size(), 1u);
+  EXPECT_EQ(store->GetMessages("T", 2, 100, 1, 1 << 20).messages.size(), 1u);
+}
+
+TEST_F(MessageStoreTest, SecondStoreOnTheSameDirectoryIsRefused) {
+  auto store = OpenStore();
+  auto second = MessageStore::Open(config_, mem_.get(), &clock_);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find("Lock failed"), std::string::npos);
+  EXPECT_NE(second.status().message().find("/store"), std::string::npos);
+}
+
+TEST_F(MessageStoreTest, CrashLosesNothingAcknowledgedUnderSyncFlush) {
+  config_.flush_disk_type = "SYNC_FLUSH";
+  env::FaultInjectionEnv fault(mem_.get());
+  int acked = 0;
+  {
+    auto store = OpenStore(&fault);
+    for (int i = 0; i < 200; ++i) {
+      TestMessage m("T", i % 2, "m" + std::to_string(i), "", "", "K" + std::to_string(i));
+      ASSERT_EQ(Put(store.get(), m).status, PutStatus::kPutOk);
+      ++acked;
+    }
+    // An unacknowledged tail: in mapped memory only.
+    for (int i = 0; i < 20; ++i) {
+      store->PutMessage(TestMessage("T", 0, "tail").fields, false, [](const PutResult&) {});
+    }
+    store->Halt();
+    ASSERT_TRUE(fault.DropUnsyncedData().ok());
+  }
+  EXPECT_TRUE(fault.FileExists("/store/abort"));
+  auto store = OpenStore(&fault);
+  EXPECT_FALSE(store->recovery_report().last_exit_ok);
+  EXPECT_GE(store->GetMaxOffsetInQueue("T", 0) + store->GetMaxOffsetInQueue("T", 1), acked);
+  EXPECT_EQ(store->QueryMessages("T", "K199", 4, 0, INT64_MAX).messages.size(), 1u);
+  GetMessageResult g = store->GetMessages("T", 1, 0, 32, 1 << 20);
+  ASSERT_EQ(g.status, GetStatus::kFound);
+  EXPECT_EQ(Decode(g.messages[0]).body, "m1");
+  // New puts continue after the recovered end with the right queue offsets.
+  int64_t next = store->GetMaxOffsetInQueue("T", 1);
+  PutResult r = Put(store.get(), TestMessage("T", 1, "after"));
+  EXPECT_EQ(r.queue_offset.value(), next);
+}
+
+TEST_F(MessageStoreTest, FlushErrorStopsWrites) {
+  config_.flush_disk_type = "SYNC_FLUSH";
+  env::FaultInjectionEnv fault(mem_.get());
+  auto store = OpenStore(&fault);
+  ASSERT_EQ(Put(store.get(), TestMessage("T", 0, "ok")).status, PutStatus::kPutOk);
+  fault.FailNext(env::FaultPoint::kSync, 1000);
+  PutResult failed = Put(store.get(), TestMessage("T", 0, "lost"));
+  EXPECT_EQ(failed.status, PutStatus::kServiceNotAvailable);
+  EXPECT_FALSE(store->writable());
+  EXPECT_NE(store->unwritable_reason().find("flush"), std::string::npos);
+  fault.ClearAllFaults();
+  EXPECT_EQ(Put(store.get(), TestMessage("T", 0, "refused")).status,
+            PutStatus::kServiceNotAvailable);
+  // Reads go on.
+  WaitDispatched(store.get());
+  EXPECT_EQ(store->GetMessages("T", 0, 0, 10, 1 << 20).messages.size(), 1u);
+}
+
+TEST_F(MessageStoreTest, SlaveRefusesPutsButAcceptsRawBytes) {
+  auto master = OpenStore();
+  for (int i = 0; i < 20; ++i) Put(master.get(), TestMessage("T", 0, std::string(3000, 's')));
+  config_.store_path_root_dir = "/slave";
+  config_.broker_role = "SLAVE";
+  auto slave = OpenStore();
+  EXPECT_EQ(Put(slave.get(), TestMessage("T", 0, "x")).status, PutStatus::kServiceNotAvailable);
+  int64_t offset = 0;
+  while (offset < master->MaxPhyOffset()) {
+    auto seg = master->ReadRaw(offset, 4000);
+    ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+    ASSERT_TRUE(slave->AppendRaw(offset, seg->data).ok());
+    offset += static_cast<int64_t>(seg->data.size());
+  }
+  WaitDispatched(slave.get());
+  EXPECT_EQ(slave->GetMaxOffsetInQueue("T", 0), 20);
+  EXPECT_FALSE(slave->AppendRaw(0, "x").ok());
+}
+
+}  // namespace
+}  // namespace apogee::store
