@@ -213,7 +213,8 @@ Result<TopicConfig> DecodeTopicConfigText(std::string_view text) {
     }
     rapidjson::Document doc;
     APOGEE_RETURN_IF_ERROR(json::ParseObject(attributes_json, "topic config attributes", &doc));
-    for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
+    const json::Value& attributes = doc;  // const iterators: clang rejects the mutable ones
+    for (auto it = attributes.MemberBegin(); it != attributes.MemberEnd(); ++it) {
       if (it->value.IsNull()) continue;
       APOGEE_ASSIGN_OR_RETURN(std::string value, json::AsString(it->value, "attributes"));
       config.attributes[std::string(json::KeyOf(it->name))] = std::move(value);
