@@ -30,8 +30,6 @@ ConfigTable NamesrvConfig::BuildTable(NamesrvSettings* s) {
   ConfigTable t;
   t.Add("listenPort", &s->listen_port, "TCP port of the remoting server", false, 0, 65535)
       .Add("bindAddress", &s->bind_address, "address the remoting server binds to")
-      .Add("serverWorkerThreads", &s->server_worker_threads,
-           "threads that run request processors", false, 1, 1024)
       .Add("serverSelectorThreads", &s->server_selector_threads, "network IO threads", false, 1,
            256)
       .Add("serverChannelMaxIdleTimeSeconds", &s->server_channel_max_idle_time_seconds,

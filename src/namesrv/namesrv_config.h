@@ -23,7 +23,6 @@ struct NamesrvSettings {
   // NettyServerConfig (Java's NamesrvStartup sets listenPort 9876).
   int32_t listen_port = 9876;
   std::string bind_address = "0.0.0.0";
-  int32_t server_worker_threads = 8;
   int32_t server_selector_threads = 3;
   int32_t server_channel_max_idle_time_seconds = 120;
 
