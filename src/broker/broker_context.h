@@ -1,0 +1,110 @@
+// BrokerContext: what every processor family of the broker may reach (Java's
+// BrokerController getters, narrowed). BrokerController builds one, fills it, hands it to
+// RegisterClientProcessors, RegisterSendPullProcessors and RegisterAdminProcessors (in
+// that order, first for the main server, then for the fast "VIP" server at
+// listenPort - 2), then starts the store and the servers.
+//
+// Ownership: the controller owns the context and everything its plain pointers point to.
+// The managers of the other families (ConsumerOffsetManager from sendpull,
+// ConsumerManager / ProducerManager from clients) are created by their owners inside
+// their Register* function on its first call (when the pointer is still null) and kept
+// alive by the shared_ptr here; their periodic persistence and shutdown go through
+// AddStartHook / AddShutdownHook, so the controller needs none of their headers.
+//
+// Thread-safety: the fields are set before any server starts and are read-only
+// afterwards; the objects they point to are thread-safe themselves. Hooks may only be
+// added during Register* calls.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+
+namespace apogee::store {
+class MessageStore;
+}  // namespace apogee::store
+
+namespace apogee::remoting {
+class Executor;
+class RemotingServer;
+}  // namespace apogee::remoting
+
+namespace apogee::broker {
+
+class BrokerConfig;
+class TopicConfigManager;
+class SubscriptionGroupManager;
+class ConsumerOffsetManager;  // sendpull: broker/consumer_offset_manager.h
+class ConsumerManager;        // clients: broker/consumer_manager.h
+class ProducerManager;        // clients: broker/producer_manager.h
+
+// One bounded pool per request family, sized from BrokerConfig
+// (sendMessageThreadPoolNums, ...), as Java's BrokerController.registerProcessor uses.
+struct BrokerExecutors {
+  std::shared_ptr<remoting::Executor> send;             // SEND_MESSAGE*, CONSUMER_SEND_MSG_BACK
+  std::shared_ptr<remoting::Executor> pull;             // PULL_MESSAGE
+  std::shared_ptr<remoting::Executor> query_message;    // QUERY_MESSAGE, VIEW_MESSAGE_BY_ID
+  std::shared_ptr<remoting::Executor> admin;            // default processor, admin codes
+  std::shared_ptr<remoting::Executor> client_manage;    // UNREGISTER_CLIENT, CHECK_CLIENT_CONFIG
+  std::shared_ptr<remoting::Executor> heartbeat;        // HEART_BEAT
+  std::shared_ptr<remoting::Executor> consumer_manage;  // offsets, consumer list, locks
+};
+
+// Called on the store's reput thread after new messages of a queue were dispatched.
+using MessageArrivingHook =
+    std::function<void(std::string_view topic, int32_t queue_id, int64_t next_queue_offset)>;
+
+struct BrokerContext {
+  // ---- owned by brokercore; never null once the context is handed out ----
+  BrokerConfig* config = nullptr;  // BrokerSettings incl. store::StoreConfig (broker_config.h)
+  store::MessageStore* store = nullptr;
+  TopicConfigManager* topic_config_manager = nullptr;
+  SubscriptionGroupManager* subscription_group_manager = nullptr;
+
+  // ---- created by the other families in their Register* function (null until then) ----
+  std::shared_ptr<ConsumerOffsetManager> consumer_offset_manager;
+  std::shared_ptr<ConsumerManager> consumer_manager;
+  std::shared_ptr<ProducerManager> producer_manager;
+
+  // "brokerIP1:listenPort": the address registered with the NameServers and the store
+  // host inside offset msgIds (protocol-store-ha.md §6.2).
+  std::string broker_addr;
+  // "brokerIP2:haListenPort", registered as haServerAddr.
+  std::string ha_server_addr;
+
+  BrokerExecutors executors;
+
+  // The fast ("VIP") server, listenPort - 2: it gets every processor except
+  // PULL_MESSAGE (Java's fastRemotingServer). Register* functions compare against it.
+  const remoting::RemotingServer* fast_server = nullptr;
+  bool IsFastServer(const remoting::RemotingServer& server) const { return &server == fast_server; }
+
+  // Set by sendpull (the long-polling hold service) inside RegisterSendPullProcessors;
+  // the controller forwards the store's arrival notifications to it.
+  MessageArrivingHook message_arriving_hook;
+
+  // Asks the registration service to REGISTER_BROKER with every NameServer now (after a
+  // topic or permission change) instead of at the next 30 s tick. Never blocks; calls
+  // coalesce. Set by the controller; a no-op in unit tests that leave it empty.
+  std::function<void()> register_broker_all_now;
+  void RequestRegisterBrokerAll() const {
+    if (register_broker_all_now) register_broker_all_now();
+  }
+
+  // Lifecycle of the other families' components. Start hooks run after the managers
+  // are loaded and the store is started, before the servers accept connections, in
+  // the order added; a failing hook stops start-up with its Status. Shutdown hooks run
+  // after the servers stopped accepting and before the store shuts down, in reverse
+  // order (persist offsets there).
+  void AddStartHook(std::function<Status()> hook) { start_hooks.push_back(std::move(hook)); }
+  void AddShutdownHook(std::function<void()> hook) { shutdown_hooks.push_back(std::move(hook)); }
+  std::vector<std::function<Status()>> start_hooks;
+  std::vector<std::function<void()>> shutdown_hooks;
+};
+
+}  // namespace apogee::broker

@@ -1,0 +1,61 @@
+// ConfigFile: one of the broker's JSON state files under <storePathRootDir>/config/
+// (topics.json, subscriptionGroup.json, consumerOffset.json, delayOffset.json), persisted
+// the way Java's ConfigManager/MixAll.string2File does, made crash-safe
+// (protocol-store-ha.md §5.7):
+//
+//   Persist: write <file>.tmp and fsync it; copy the current <file> to <file>.bak (fsynced);
+//            rename <file>.tmp over <file>; fsync the directory.
+//   Load:    <file>; when it is missing, empty or its parser rejects it, <file>.bak; when
+//            both are missing, "no state yet" (not an error).
+//
+// All IO goes through an env::Env so tests run on MemEnv / FaultInjectionEnv.
+// Thread-safety: Persist calls on one ConfigFile are serialized internally; Load is meant
+// for start-up.
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+namespace apogee::env {
+class Env;
+}  // namespace apogee::env
+
+namespace apogee::broker {
+
+class ConfigFile {
+ public:
+  // `env` must outlive this.
+  ConfigFile(env::Env* env, std::string path);
+
+  const std::string& path() const { return path_; }
+  std::string bak_path() const { return path_ + ".bak"; }
+  std::string tmp_path() const { return path_ + ".tmp"; }
+
+  // Replaces the file's content atomically, keeping the previous content in .bak.
+  // Errors name the file and the failing step.
+  Status Persist(std::string_view content);
+
+  // Reads the state: `decode` is given the main file's content and, if that is missing,
+  // empty or refused by `decode`, the .bak content. Returns true when some content was
+  // decoded, false when neither file exists (fresh start). When both exist and both are
+  // refused, Corruption naming both files and the decoder's message.
+  using Decoder = std::function<Status(std::string_view content)>;
+  Result<bool> Load(const Decoder& decode);
+
+  // The raw content of a file, NotFound when it does not exist.
+  Result<std::string> ReadFile(const std::string& path) const;
+
+ private:
+  Status WriteAndSync(const std::string& path, std::string_view content);
+
+  env::Env* env_;
+  std::string path_;
+  std::mutex persist_mu_;
+};
+
+}  // namespace apogee::broker
