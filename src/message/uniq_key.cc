@@ -22,7 +22,7 @@ constexpr size_t kLoaderHashLength = 4;
 constexpr size_t kTimeLength = 4;
 constexpr size_t kCounterLength = 2;
 // Java clamps a slightly negative time delta (clock stepped back a little) to 0.
-constexpr int64_t kNegativeClampMs = -1000000;
+constexpr int32_t kNegativeClampMs = -1000000;
 
 std::string HexOf(const uint8_t* p, size_t n) {
   return HexEncodeUpper(std::string_view(reinterpret_cast<const char*>(p), n));
@@ -95,9 +95,11 @@ std::string UniqKeyGenerator::Next() {
     if (now >= next_month_start_ms_) MoveMonthLocked(now);
     delta = now - month_start_ms_;
   }
-  if (delta < 0 && delta > kNegativeClampMs) delta = 0;
+  // Java truncates to int first (wrapping after ~24.8 days) and clamps afterwards.
+  auto diff = static_cast<int32_t>(delta);
+  if (diff < 0 && diff > kNegativeClampMs) diff = 0;
   uint8_t tail[kTimeLength + kCounterLength];
-  EncodeFixed32(tail, static_cast<uint32_t>(static_cast<int32_t>(delta)));
+  EncodeFixed32(tail, static_cast<uint32_t>(diff));
   EncodeFixed16(tail + kTimeLength, counter_.fetch_add(1, std::memory_order_relaxed));
   return prefix_ + HexOf(tail, sizeof(tail));
 }
