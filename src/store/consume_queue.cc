@@ -41,6 +41,9 @@ Status ConsumeQueue::Recover() {
                      ? files.size() - kRecoverFilesFromEnd
                      : 0;
   int64_t file_size = files_.file_size();
+  // A file whose first slot is empty may follow a file with an unwritten tail (lost in a
+  // crash): start from the newest file that begins with a written entry.
+  while (index > 0 && !IsWritten(DecodeEntry(files[index]->data()))) --index;
   int64_t process_offset = files[index]->start_offset();
   int64_t max_phy = -1;
   for (; index < files.size(); ++index) {
@@ -147,7 +150,7 @@ Status ConsumeQueue::TruncateDirty(int64_t phy_offset) {
   if (keep < end) {
     GetLogger("store")->info("ConsumeQueue {}-{}: truncated from queue offset {} to {}", topic_,
                              queue_id_, end / kUnit, keep / kUnit);
-    APOGEE_RETURN_IF_ERROR(files_.TruncateDirtyFiles(keep));
+    APOGEE_RETURN_IF_ERROR(files_.TruncateDirtyFiles(keep, /*zero_tail=*/true));
   }
   max_phy_offset_.store(max_phy);
   return Status::OK();

@@ -31,16 +31,28 @@ Status IndexService::Load(bool last_exit_ok) {
       continue;
     }
     std::string path = env::JoinPath(dir_, name);
-    APOGEE_ASSIGN_OR_RETURN(auto file, IndexFile::Open(env_, path, hash_slot_num_, index_num_));
-    if (!last_exit_ok && checkpoint_ &&
-        file->header().end_timestamp > checkpoint_->index_msg_timestamp()) {
-      GetLogger("store")->info("index file {} may be incomplete after a crash; rebuilding it",
-                               path);
-      rebuild_from = std::min(rebuild_from, file->header().begin_phy_offset);
-      APOGEE_RETURN_IF_ERROR(file->Destroy());
+    Result<std::shared_ptr<IndexFile>> opened =
+        IndexFile::Open(env_, path, hash_slot_num_, index_num_);
+    // After a crash only files the checkpoint covers (flushed when they filled up) are
+    // trusted; the one being written may have lost any page, its header included. Its
+    // entries are rebuilt by dispatching from where the previous file ended.
+    // Only a full file is flushed (and checkpointed) while the store runs, so after a crash
+    // a file that is not full is untrusted even when its end time looks covered.
+    bool trusted = last_exit_ok || (opened.ok() && checkpoint_ && opened.value()->IsFull() &&
+                                    opened.value()->header().end_timestamp <=
+                                        checkpoint_->index_msg_timestamp());
+    if (!opened.ok() && last_exit_ok) return opened.status();
+    if (!trusted) {
+      int64_t prev_end = loaded.empty() ? 0 : loaded.back()->header().end_phy_offset;
+      GetLogger("store")->info(
+          "index file {} may be incomplete after a crash; rebuilding it from offset {}", path,
+          prev_end);
+      rebuild_from = std::min(rebuild_from, prev_end);
+      if (opened.ok()) APOGEE_RETURN_IF_ERROR(opened.value()->Destroy());
+      else APOGEE_RETURN_IF_ERROR(env_->DeleteFile(path));
       continue;
     }
-    loaded.push_back(std::move(file));
+    loaded.push_back(std::move(opened).value());
   }
   std::lock_guard<std::mutex> lock(mu_);
   files_ = std::move(loaded);
@@ -55,7 +67,8 @@ Status IndexService::TruncateFrom(int64_t phy_offset) {
     if (h.end_phy_offset < phy_offset) break;
     GetLogger("store")->info("index file {} points past the CommitLog end {}; rebuilding it",
                              files_.back()->path(), phy_offset);
-    rebuild_from_ = std::min(rebuild_from_, h.begin_phy_offset);
+    int64_t prev_end = files_.size() > 1 ? files_[files_.size() - 2]->header().end_phy_offset : 0;
+    rebuild_from_ = std::min(rebuild_from_, prev_end);
     APOGEE_RETURN_IF_ERROR(files_.back()->Destroy());
     files_.pop_back();
   }

@@ -125,6 +125,18 @@ Status MappedFile::Warm() {
   return file_->Sync().Prefixed(fmt::format("warming {}", path_));
 }
 
+Status MappedFile::ZeroFrom(int64_t pos) {
+  uint8_t* p = data();
+  int64_t last_nonzero = -1;
+  for (int64_t i = pos; i < file_size_; ++i) {
+    if (p[i] != 0) last_nonzero = i;
+  }
+  if (last_nonzero < 0) return Status::OK();
+  std::memset(p + pos, 0, static_cast<size_t>(last_nonzero + 1 - pos));
+  return region_->Sync(static_cast<size_t>(pos), static_cast<size_t>(last_nonzero + 1 - pos))
+      .Prefixed(fmt::format("zeroing the tail of {}", path_));
+}
+
 Status MappedFile::Destroy() {
   if (destroyed_.exchange(true)) return Status::OK();
   Status close = file_->Close();

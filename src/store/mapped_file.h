@@ -69,6 +69,10 @@ class MappedFile {
   // blocks and fdatasync stays cheap. Only before the first append.
   Status Warm();
 
+  // Zeroes [pos, file_size) where it is not zero already and makes it durable (after a
+  // truncation, so cut-off bytes cannot be mistaken for data later).
+  Status ZeroFrom(int64_t pos);
+
   // Closes and deletes the file. The mapping stays readable for holders of this object.
   Status Destroy();
   bool destroyed() const { return destroyed_.load(); }

@@ -126,8 +126,9 @@ Result<bool> MappedFileQueue::Flush(int least_pages) {
   return pos != before;
 }
 
-Status MappedFileQueue::TruncateDirtyFiles(int64_t offset) {
+Status MappedFileQueue::TruncateDirtyFiles(int64_t offset, bool zero_tail) {
   std::vector<std::shared_ptr<MappedFile>> doomed;
+  std::shared_ptr<MappedFile> cut;
   {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<std::shared_ptr<MappedFile>> kept;
@@ -138,6 +139,7 @@ Status MappedFileQueue::TruncateDirtyFiles(int64_t offset) {
       } else if (f->start_offset() <= offset) {
         f->ResetPositions(offset - f->start_offset());
         kept.push_back(f);
+        cut = f;
       } else {
         doomed.push_back(f);
       }
@@ -145,6 +147,7 @@ Status MappedFileQueue::TruncateDirtyFiles(int64_t offset) {
     files_ = std::move(kept);
   }
   if (FlushedWhere() > offset) SetFlushedWhere(offset);
+  if (zero_tail && cut) APOGEE_RETURN_IF_ERROR(cut->ZeroFrom(offset - cut->start_offset()));
   for (auto& f : doomed) APOGEE_RETURN_IF_ERROR(f->Destroy());
   if (!doomed.empty()) APOGEE_RETURN_IF_ERROR(env_->SyncDir(dir_));
   return Status::OK();

@@ -62,7 +62,9 @@ class MappedFileQueue {
 
   // Drops everything at and after `offset`: the file holding it keeps [start, offset),
   // later files are deleted. Positions and the flushed offset follow.
-  Status TruncateDirtyFiles(int64_t offset);
+  // With `zero_tail`, the cut-off bytes of the file holding `offset` are zeroed and synced,
+  // so stale entries can never reappear behind new ones after another crash.
+  Status TruncateDirtyFiles(int64_t offset, bool zero_tail = false);
   // Deletes every file (used when a ConsumeQueue must be rebuilt).
   Status DestroyAll();
   // Removes the first `n` files from the queue and destroys them.

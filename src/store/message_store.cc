@@ -150,6 +150,17 @@ Status MessageStore::Recover() {
     commit_log_->SetQueueOffset(cq->topic(), cq->queue_id(), cq->MaxOffset());
     cq->CorrectMinOffset(cl_min);
   }
+  // What recovery rebuilt must be durable before new writes are accepted: the flushed
+  // positions it set count it as such.
+  if (dispatch_from < end) {
+    for (auto& cq : consume_queues_->All()) {
+      for (int i = 0; i < 1 << 20; ++i) {
+        APOGEE_ASSIGN_OR_RETURN(bool more, cq->Flush(0));
+        if (!more) break;
+      }
+    }
+    if (config_.message_index_enable) APOGEE_RETURN_IF_ERROR(index_->Flush());
+  }
   recovery_.last_exit_ok = last_exit_ok_;
   recovery_.commit_log_start = start;
   recovery_.commit_log_end = end;
@@ -308,7 +319,9 @@ void MessageStore::FlushConsumeQueues(bool thorough) {
       if (!*r) break;
     }
   }
-  if (!ok) return;
+  // Only a thorough pass makes every entry durable; only then may the checkpoint claim
+  // the dispatch time (Java's FlushConsumeQueueService does the same).
+  if (!ok || !thorough) return;
   if (logics_ts > 0) checkpoint_->set_logics_msg_timestamp(logics_ts);
   Status s = checkpoint_->Flush();
   if (!s.ok()) GetLogger("store")->error("checkpoint flush failed: {}", s.ToString());
