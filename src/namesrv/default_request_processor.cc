@@ -75,6 +75,8 @@ DefaultRequestProcessor::DefaultRequestProcessor(NamesrvConfig* config, KvConfig
   handlers_[rc::kGetAllTopicListFromNameserver] =
       plain(&DefaultRequestProcessor::GetAllTopicListFromNameserver);
   handlers_[rc::kDeleteTopicInNamesrv] = plain(&DefaultRequestProcessor::DeleteTopicInNamesrv);
+  handlers_[rc::kRegisterTopicInNamesrv] =
+      plain(&DefaultRequestProcessor::RegisterTopicInNamesrv);
   handlers_[rc::kGetTopicsByCluster] = plain(&DefaultRequestProcessor::GetTopicsByCluster);
   handlers_[rc::kGetSystemTopicListFromNs] =
       plain(&DefaultRequestProcessor::GetSystemTopicListFromNs);
@@ -273,6 +275,20 @@ Cmd DefaultRequestProcessor::DeleteTopicInNamesrv(const Cmd& req) {
   auto h = ReadHeader<protocol::DeleteTopicFromNamesrvRequestHeader>(req);
   if (!h.ok()) return HeaderError(req, h.status());
   routes_->DeleteTopic(h->topic, h->cluster_name);
+  return Reply(req, resp::kSuccess);
+}
+
+Cmd DefaultRequestProcessor::RegisterTopicInNamesrv(const Cmd& req) {
+  auto h = ReadHeader<protocol::RegisterTopicRequestHeader>(req);
+  if (!h.ok()) return HeaderError(req, h.status());
+  if (req.body.empty()) return Reply(req, resp::kSuccess);
+  auto route = protocol::DecodeTopicRouteData(req.body);
+  if (!route.ok()) {
+    return Reply(req, resp::kSystemError, "TopicRouteData cannot be decoded: " +
+                                              route.status().message());
+  }
+  Status s = routes_->RegisterTopic(h->topic, FromProtocol(route->queue_datas));
+  if (!s.ok()) return Reply(req, resp::kSystemError, s.message());
   return Reply(req, resp::kSuccess);
 }
 

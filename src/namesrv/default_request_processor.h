@@ -55,6 +55,7 @@ class DefaultRequestProcessor {
   Cmd AddWritePermOfBroker(const Cmd& req);
   Cmd GetAllTopicListFromNameserver(const Cmd& req);
   Cmd DeleteTopicInNamesrv(const Cmd& req);
+  Cmd RegisterTopicInNamesrv(const Cmd& req);
   Cmd GetTopicsByCluster(const Cmd& req);
   Cmd GetSystemTopicListFromNs(const Cmd& req);
   Cmd GetUnitTopicList(const Cmd& req, int32_t code);

@@ -42,6 +42,16 @@ protocol::DataVersion ToProtocol(const DataVersionInfo& v) {
   return protocol::DataVersion{v.state_version, v.timestamp, v.counter};
 }
 
+std::vector<QueueDataInfo> FromProtocol(const std::vector<protocol::QueueData>& queue_datas) {
+  std::vector<QueueDataInfo> out;
+  out.reserve(queue_datas.size());
+  for (const protocol::QueueData& qd : queue_datas) {
+    out.push_back(QueueDataInfo{qd.broker_name, qd.read_queue_nums, qd.write_queue_nums, qd.perm,
+                                qd.topic_sys_flag});
+  }
+  return out;
+}
+
 protocol::TopicRouteData ToProtocol(const TopicRoute& route,
                                     std::optional<std::string> order_topic_conf) {
   protocol::TopicRouteData out;

@@ -35,6 +35,7 @@ Result<RegisterBrokerBodyData> DecodeRegisterBrokerBodyData(std::string_view bod
 
 DataVersionInfo FromProtocol(const protocol::DataVersion& v);
 protocol::DataVersion ToProtocol(const DataVersionInfo& v);
+std::vector<QueueDataInfo> FromProtocol(const std::vector<protocol::QueueData>& queue_datas);
 protocol::TopicRouteData ToProtocol(const TopicRoute& route,
                                     std::optional<std::string> order_topic_conf);
 protocol::ClusterInfo ToProtocol(const ClusterInfoData& info);

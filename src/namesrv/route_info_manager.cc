@@ -1,5 +1,7 @@
 #include "namesrv/route_info_manager.h"
 
+#include <fmt/format.h>
+
 #include <mutex>
 
 #include "base/logging.h"
@@ -102,6 +104,24 @@ RegisterBrokerOutcome RouteInfoManager::RegisterBroker(const BrokerRegistration&
     }
   }
   return outcome;
+}
+
+Status RouteInfoManager::RegisterTopic(const std::string& topic,
+                                      const std::vector<QueueDataInfo>& queue_datas) {
+  if (queue_datas.empty()) return Status::OK();
+  std::unique_lock lock(mu_);
+  // Java stops at the first unknown broker after applying the ones before it; checking
+  // first keeps the table unchanged on a bad request.
+  for (const QueueDataInfo& qd : queue_datas) {
+    if (broker_addr_table_.count(qd.broker_name) == 0) {
+      return Status::InvalidArgument(fmt::format(
+          "register topic {}: broker {} is not registered", topic, qd.broker_name));
+    }
+  }
+  auto& per_broker = topic_queue_table_[topic];
+  for (const QueueDataInfo& qd : queue_datas) per_broker[qd.broker_name] = qd;
+  Log()->info("topic {} registered on {} brokers", topic, queue_datas.size());
+  return Status::OK();
 }
 
 void RouteInfoManager::UnregisterBroker(const std::string& cluster_name,

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/status.h"
 #include "namesrv/route_types.h"
 
 namespace apogee::namesrv {
@@ -40,6 +41,11 @@ class RouteInfoManager {
   // only on its first registration or when its data version changed. A slave gets its
   // master's address and HA address when the master is registered and alive.
   RegisterBrokerOutcome RegisterBroker(const BrokerRegistration& reg);
+
+  // REGISTER_TOPIC_IN_NAMESRV (5.x): adds or replaces the topic's queue data for each
+  // broker named. InvalidArgument naming the broker, and nothing changed, when one of
+  // them is not registered.
+  Status RegisterTopic(const std::string& topic, const std::vector<QueueDataInfo>& queue_datas);
 
   // UNREGISTER_BROKER: drops the address; when the broker name has no address left, its
   // queue data leaves every topic and its name leaves the cluster.

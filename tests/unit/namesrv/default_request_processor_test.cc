@@ -8,6 +8,7 @@
 #include "protocol/topic_config.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
+#include "protocol/route_data.h"
 
 namespace apogee::namesrv {
 namespace {
@@ -243,6 +244,28 @@ TEST_F(DefaultRequestProcessorTest, WipeAddDeleteAndUnregister) {
   EXPECT_FALSE(routes_.GetTopicRoute("T1").has_value());
 }
 
+TEST_F(DefaultRequestProcessorTest, RegisterTopicInNamesrv) {
+  Register("c1", "broker-a", 0, "a:1", {});
+  protocol::TopicRouteData route;
+  route.queue_datas = {protocol::QueueData{"broker-a", 2, 2, 6, 0}};
+  RemotingCommand ok = processor_.Process(
+      Request(rc::kRegisterTopicInNamesrv, {{"topic", "Static"}},
+              protocol::EncodeTopicRouteData(route, protocol::MapKeyStyle::kQuoted)),
+      0);
+  EXPECT_EQ(ok.code, resp::kSuccess) << ok.remark.value_or("");
+  EXPECT_TRUE(routes_.GetTopicRoute("Static").has_value());
+  route.queue_datas[0].broker_name = "ghost";
+  RemotingCommand bad = processor_.Process(
+      Request(rc::kRegisterTopicInNamesrv, {{"topic", "Other"}},
+              protocol::EncodeTopicRouteData(route, protocol::MapKeyStyle::kQuoted)),
+      0);
+  EXPECT_EQ(bad.code, resp::kSystemError);
+  EXPECT_NE(bad.remark.value_or("").find("ghost"), std::string::npos);
+  RemotingCommand garbage = processor_.Process(
+      Request(rc::kRegisterTopicInNamesrv, {{"topic", "Other"}}, "{not json"), 0);
+  EXPECT_EQ(garbage.code, resp::kSystemError);
+}
+
 TEST_F(DefaultRequestProcessorTest, QueryDataVersion) {
   Register("c1", "broker-a", 0, "a:1", {{"T", 4, 4, 6, 0}});
   std::map<std::string, std::string> ext = {
@@ -298,7 +321,7 @@ TEST_F(DefaultRequestProcessorTest, BrokerHeartbeatRefreshesLiveness) {
 
 TEST_F(DefaultRequestProcessorTest, HandledCodesCoverEveryNameServerRequest) {
   std::vector<int32_t> codes = processor_.HandledCodes();
-  for (int32_t code : {100, 101, 102, 103, 104, 105, 106, 205, 206, 216, 219, 224, 304, 311, 312,
+  for (int32_t code : {100, 101, 102, 103, 104, 105, 106, 205, 206, 216, 217, 219, 224, 304, 311, 312,
                        313, 318, 319, 322, 327, 904}) {
     EXPECT_NE(std::find(codes.begin(), codes.end(), code), codes.end()) << code;
   }

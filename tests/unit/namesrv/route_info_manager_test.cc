@@ -217,6 +217,19 @@ TEST_F(RouteInfoManagerTest, DeleteTopicWholeOrPerCluster) {
   EXPECT_EQ(rim_.GetAllTopics().size(), 0u);
 }
 
+TEST_F(RouteInfoManagerTest, RegisterTopicNeedsKnownBrokers) {
+  rim_.RegisterBroker(Reg("c1", "broker-a", 0, "a:1", {}));
+  Status bad = rim_.RegisterTopic("New", {QueueDataInfo{"broker-a", 2, 2, 6, 0},
+                                          QueueDataInfo{"ghost", 2, 2, 6, 0}});
+  ASSERT_TRUE(bad.Is(StatusCode::kInvalidArgument));
+  EXPECT_NE(bad.message().find("ghost"), std::string::npos);
+  EXPECT_FALSE(rim_.GetTopicRoute("New").has_value());  // nothing applied
+  ASSERT_TRUE(rim_.RegisterTopic("New", {QueueDataInfo{"broker-a", 2, 3, 6, 0}}).ok());
+  EXPECT_EQ(rim_.GetTopicRoute("New")->queue_datas[0].write_queue_nums, 3);
+  EXPECT_TRUE(rim_.RegisterTopic("Empty", {}).ok());
+  EXPECT_FALSE(rim_.GetTopicRoute("Empty").has_value());
+}
+
 TEST_F(RouteInfoManagerTest, FilterServersAppearInRoute) {
   auto reg = Reg("c1", "broker-a", 0, "a:1", {Topic("T")});
   reg.filter_server_list = {"f:1", "f:2"};
