@@ -35,8 +35,8 @@ Result<std::string> ReadRange(const RandomRWFile& file, uint64_t offset, uint64_
 }
 
 // Copies `bytes` into the durable image at `offset`, growing the image with zeros if needed.
-void MarkDurable(FileState& state, uint64_t offset, std::string_view bytes) {
-  std::lock_guard<std::mutex> lock(state.mu);
+// Requires state.mu.
+void MarkDurableLocked(FileState& state, uint64_t offset, std::string_view bytes) {
   if (state.durable.size() < offset + bytes.size()) state.durable.resize(offset + bytes.size(), '\0');
   std::memcpy(state.durable.data() + offset, bytes.data(), bytes.size());
 }
@@ -54,8 +54,10 @@ class FaultMappedRegion final : public MappedRegion {
   Status Sync(size_t offset, size_t length) override {
     APOGEE_RETURN_IF_ERROR(env_->MaybeFail(FaultPoint::kSync, path_));
     APOGEE_RETURN_IF_ERROR(target_->Sync(offset, length));
-    MarkDurable(*state_, offset,
-                std::string_view(reinterpret_cast<const char*>(target_->data()) + offset, length));
+    std::lock_guard<std::mutex> lock(state_->mu);
+    MarkDurableLocked(
+        *state_, offset,
+        std::string_view(reinterpret_cast<const char*>(target_->data()) + offset, length));
     return Status::OK();
   }
 
@@ -91,10 +93,10 @@ class FaultFile final : public RandomRWFile {
   Status Allocate(uint64_t size) override {
     APOGEE_ASSIGN_OR_RETURN(uint64_t current, target_->Size());
     APOGEE_RETURN_IF_ERROR(env_->ReserveSpace(current, std::max(current, size), path()));
+    std::lock_guard<std::mutex> lock(state_->mu);  // size change and image change together
     Status s = target_->Allocate(size);
     RefreshSize();
     APOGEE_RETURN_IF_ERROR(s);
-    std::lock_guard<std::mutex> lock(state_->mu);
     if (state_->durable.size() < size) state_->durable.resize(size, '\0');
     return Status::OK();
   }
@@ -102,10 +104,10 @@ class FaultFile final : public RandomRWFile {
   Status Truncate(uint64_t size) override {
     APOGEE_ASSIGN_OR_RETURN(uint64_t current, target_->Size());
     APOGEE_RETURN_IF_ERROR(env_->ReserveSpace(current, size, path()));
+    std::lock_guard<std::mutex> lock(state_->mu);
     Status s = target_->Truncate(size);
     RefreshSize();
     APOGEE_RETURN_IF_ERROR(s);
-    std::lock_guard<std::mutex> lock(state_->mu);
     state_->durable.resize(size, '\0');
     return Status::OK();
   }
@@ -113,9 +115,11 @@ class FaultFile final : public RandomRWFile {
   Status Sync() override {
     APOGEE_RETURN_IF_ERROR(env_->MaybeFail(FaultPoint::kSync, path()));
     APOGEE_RETURN_IF_ERROR(target_->Sync());
+    // Snapshot under the lock: a concurrent ranged sync must not be overwritten by an older
+    // snapshot of the same bytes.
+    std::lock_guard<std::mutex> lock(state_->mu);
     APOGEE_ASSIGN_OR_RETURN(uint64_t size, target_->Size());
     APOGEE_ASSIGN_OR_RETURN(std::string content, ReadRange(*target_, 0, size));
-    std::lock_guard<std::mutex> lock(state_->mu);
     state_->durable = std::move(content);
     return Status::OK();
   }
@@ -123,8 +127,9 @@ class FaultFile final : public RandomRWFile {
   Status SyncRange(uint64_t offset, uint64_t length) override {
     APOGEE_RETURN_IF_ERROR(env_->MaybeFail(FaultPoint::kSync, path()));
     APOGEE_RETURN_IF_ERROR(target_->SyncRange(offset, length));
+    std::lock_guard<std::mutex> lock(state_->mu);
     APOGEE_ASSIGN_OR_RETURN(std::string bytes, ReadRange(*target_, offset, length));
-    MarkDurable(*state_, offset, bytes);
+    MarkDurableLocked(*state_, offset, bytes);
     return Status::OK();
   }
 
