@@ -357,6 +357,9 @@ void MessageStore::PutMessage(message::RecordFields fields, bool wait_store_msg_
   }
   PutResult result = commit_log_->Append(std::move(fields));
   if (result.status != PutStatus::kPutOk) {
+    // A file that cannot be created usually means a full disk: check now rather than at
+    // the next retention pass, so later puts are refused with SERVICE_NOT_AVAILABLE.
+    if (result.status == PutStatus::kCreateMappedFileFailed) (void)CheckDiskSpace();
     done(result);
     return;
   }
@@ -639,13 +642,18 @@ Status MessageStore::CheckDiskSpace() {
   if (!space.ok() || space->total_bytes == 0) return space.status();
   double used = 1.0 - static_cast<double>(space->free_bytes) /
                           static_cast<double>(space->total_bytes);
-  bool full = used * 100 > config_.disk_space_warning_level_ratio;
+  // Full when above the warning ratio, or when not even one more CommitLog file fits (a
+  // roll would fail).
+  bool full = used * 100 > config_.disk_space_warning_level_ratio ||
+              space->free_bytes < static_cast<uint64_t>(config_.mapped_file_size_commit_log);
   if (full != disk_full_.load()) {
     disk_full_ = full;
     if (full) {
       GetLogger("store")->error(
-          "disk {} is {:.1f}% full (above diskSpaceWarningLevelRatio {}%): refusing writes",
-          config_.CommitLogDir(), used * 100, config_.disk_space_warning_level_ratio);
+          "disk {} is full ({:.1f}% used, {} bytes free; limits: diskSpaceWarningLevelRatio "
+          "{}%, one CommitLog file of {} bytes): refusing writes",
+          config_.CommitLogDir(), used * 100, space->free_bytes,
+          config_.disk_space_warning_level_ratio, config_.mapped_file_size_commit_log);
     } else {
       GetLogger("store")->info("disk usage back to {:.1f}%: accepting writes", used * 100);
     }
