@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "base/crc32.h"
 #include "protocol/register_broker_body.h"
 #include "protocol/topic_config.h"
@@ -317,6 +320,41 @@ TEST_F(DefaultRequestProcessorTest, BrokerHeartbeatRefreshesLiveness) {
                      0);
   clock_.Advance(100000);
   EXPECT_TRUE(routes_.ScanNotActiveBroker().empty());
+}
+
+// Every request the real clients (ali-ons 3.12.0, the C++ client 1.2) sent to the
+// NameServer, replayed: all must be answered with a route in the bare-key form (both send
+// versions below 401), whatever extra keys (AccessKey, Signature, OnsChannel) they carry.
+TEST_F(DefaultRequestProcessorTest, ReplaysRealClientNameServerRequests) {
+  Register("DefaultCluster", "broker-a", 0, "127.0.0.1:10911",
+           {{"TopicTest", 4, 4, 6, 0}, {"TBW102", 8, 8, 7, 0}, {"%RETRY%G1", 1, 1, 6, 0}});
+  int replayed = 0;
+  for (const char* file : {"ali-ons-3.12.0.jsonl", "rocketmq-client-cpp-1.2.jsonl"}) {
+    std::ifstream in(std::string(APOGEE_SHARED_DIR) + "/fixtures/client-requests/" + file);
+    ASSERT_TRUE(in) << file;
+    std::string line;
+    while (std::getline(in, line)) {
+      rapidjson::Document d;
+      d.Parse(line.c_str());
+      ASSERT_FALSE(d.HasParseError()) << line;
+      if (d["port"].GetInt() != 9876) continue;
+      RemotingCommand req = RemotingCommand::MakeRequest(d["code"].GetInt());
+      req.version = d["version"].GetInt();
+      req.language = protocol::LanguageFromName(d["language"].GetString());
+      req.opaque = d["opaque"].GetInt();
+      req.has_ext_fields = true;
+      for (const auto& m : d["extFields"].GetObject()) {
+        req.ext_fields.Set(m.name.GetString(), m.value.IsString() ? m.value.GetString() : "");
+      }
+      RemotingCommand out = processor_.Process(req, 0);
+      EXPECT_EQ(out.code, resp::kSuccess) << file << ": " << line;
+      EXPECT_EQ(out.opaque, req.opaque);
+      EXPECT_NE(out.body.find(R"("brokerAddrs":{0:"127.0.0.1:10911"})"), std::string::npos)
+          << out.body;
+      ++replayed;
+    }
+  }
+  EXPECT_GE(replayed, 10);
 }
 
 TEST_F(DefaultRequestProcessorTest, HandledCodesCoverEveryNameServerRequest) {
