@@ -9,7 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "protocol/consumer_list_body.h"
+#include "protocol/heartbeat_data.h"
 #include "protocol/kv_table.h"
+#include "protocol/lock_batch_body.h"
 #include "protocol/register_broker_body.h"
 #include "protocol/route_data.h"
 #include "protocol/topic_config.h"
@@ -42,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const uint8_t selector = data[0];
   const std::string_view input(reinterpret_cast<const char*>(data + 1), size - 1);
-  switch (selector % 10) {
+  switch (selector % 16) {
     case 0:
       RoundTrip<TopicRouteData>(input, DecodeTopicRouteData, [](const TopicRouteData& r) {
         return EncodeTopicRouteData(r, MapKeyStyle::kBareNumbers);
@@ -86,6 +89,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       break;
     }
+    case 10:
+      RoundTrip<HeartbeatData>(input, DecodeHeartbeatData, EncodeHeartbeatData);
+      break;
+    case 11:
+      RoundTrip<SubscriptionData>(input, DecodeSubscriptionData, EncodeSubscriptionData);
+      break;
+    case 12:
+      RoundTrip<CheckClientRequestBody>(input, DecodeCheckClientRequestBody,
+                                        EncodeCheckClientRequestBody);
+      break;
+    case 13:
+      RoundTrip<LockBatchRequestBody>(input, DecodeLockBatchRequestBody,
+                                      EncodeLockBatchRequestBody);
+      RoundTrip<LockBatchResponseBody>(input, DecodeLockBatchResponseBody,
+                                       EncodeLockBatchResponseBody);
+      break;
+    case 14:
+      RoundTrip<GetConsumerListByGroupResponseBody>(input, DecodeConsumerListBody,
+                                                    EncodeConsumerListBody);
+      break;
     default: {
       auto config = DecodeTopicConfigText(input);
       if (config.ok()) {
