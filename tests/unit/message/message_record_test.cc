@@ -86,7 +86,7 @@ TEST(JavaRecordGoldenTest, MessageBinReencodesByteIdentically) {
   EXPECT_EQ(*encoded, bytes.substr(0, 132));
 }
 
-// message_compress.bin is a doctored record: its body is the 23-byte zlib form of
+// message_compress.bin is internally inconsistent: its body is the 23-byte zlib form of
 // "Hello MetaQ !!!", but TOTALSIZE (125) and BODYCRC (1608414268) are those of the 15-byte
 // plain body. A client-style decode (fields in order, as Java's MessageDecoder) reads it; the
 // store's strict check refuses it with both numbers.
