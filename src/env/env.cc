@@ -19,8 +19,8 @@ Result<std::string> ReadFileToString(Env* env, const std::string& path) {
   std::string out(size, '\0');
   size_t done = 0;
   while (done < out.size()) {
-    APOGEE_ASSIGN_OR_RETURN(
-        size_t n, file->Read(done, out.size() - done, reinterpret_cast<uint8_t*>(out.data()) + done));
+    APOGEE_ASSIGN_OR_RETURN(size_t n, file->Read(done, out.size() - done,
+                                                 reinterpret_cast<uint8_t*>(out.data()) + done));
     if (n == 0) break;  // shrank while reading
     done += n;
   }

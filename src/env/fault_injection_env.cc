@@ -10,8 +10,8 @@ namespace apogee::env {
 
 struct FaultInjectionEnv::FileState {
   std::mutex mu;
-  std::string durable;             // the bytes a power loss would leave; guarded by mu
-  std::atomic<uint64_t> size{0};   // current size, for the capacity check
+  std::string durable;            // the bytes a power loss would leave; guarded by mu
+  std::atomic<uint64_t> size{0};  // current size, for the capacity check
 };
 
 namespace {
@@ -37,7 +37,8 @@ Result<std::string> ReadRange(const RandomRWFile& file, uint64_t offset, uint64_
 // Copies `bytes` into the durable image at `offset`, growing the image with zeros if needed.
 // Requires state.mu.
 void MarkDurableLocked(FileState& state, uint64_t offset, std::string_view bytes) {
-  if (state.durable.size() < offset + bytes.size()) state.durable.resize(offset + bytes.size(), '\0');
+  if (state.durable.size() < offset + bytes.size())
+    state.durable.resize(offset + bytes.size(), '\0');
   std::memcpy(state.durable.data() + offset, bytes.data(), bytes.size());
 }
 
@@ -72,13 +73,16 @@ class FaultFile final : public RandomRWFile {
  public:
   FaultFile(FaultInjectionEnv* env, std::shared_ptr<FileState> state,
             std::unique_ptr<RandomRWFile> target)
-      : RandomRWFile(target->path()), env_(env), state_(std::move(state)), target_(std::move(target)) {}
+      : RandomRWFile(target->path()),
+        env_(env),
+        state_(std::move(state)),
+        target_(std::move(target)) {}
 
   Status Write(uint64_t offset, std::string_view data) override {
     APOGEE_RETURN_IF_ERROR(env_->MaybeFail(FaultPoint::kWrite, path()));
     APOGEE_ASSIGN_OR_RETURN(uint64_t size, target_->Size());
-    APOGEE_RETURN_IF_ERROR(env_->ReserveSpace(size, std::max<uint64_t>(size, offset + data.size()),
-                                              path()));
+    APOGEE_RETURN_IF_ERROR(
+        env_->ReserveSpace(size, std::max<uint64_t>(size, offset + data.size()), path()));
     Status s = target_->Write(offset, data);
     RefreshSize();
     return s;
@@ -156,10 +160,14 @@ class FaultFile final : public RandomRWFile {
 
 std::string_view FaultPointName(FaultPoint point) {
   switch (point) {
-    case FaultPoint::kWrite: return "append";
-    case FaultPoint::kCreate: return "roll";
-    case FaultPoint::kSync: return "flush";
-    case FaultPoint::kRename: return "rename";
+    case FaultPoint::kWrite:
+      return "append";
+    case FaultPoint::kCreate:
+      return "roll";
+    case FaultPoint::kSync:
+      return "flush";
+    case FaultPoint::kRename:
+      return "rename";
   }
   return "unknown";
 }
@@ -223,8 +231,8 @@ Status FaultInjectionEnv::MaybeFail(FaultPoint point, const std::string& path) {
   if (!fail) return Status::OK();
   ++f.injected;
   StatusCode code = f.code == StatusCode::kOk ? StatusCode::kIOError : f.code;
-  return Status(code, "injected fault at '" + std::string(FaultPointName(point)) + "' on '" +
-                          path + "'");
+  return Status(code,
+                "injected fault at '" + std::string(FaultPointName(point)) + "' on '" + path + "'");
 }
 
 void FaultInjectionEnv::SetCapacity(uint64_t bytes) {

@@ -192,7 +192,8 @@ class MemEnv final : public Env {
   Result<std::vector<std::string>> ListDir(const std::string& raw) override {
     const std::string path = Normalize(raw);
     std::lock_guard<std::mutex> lock(state_->mu);
-    if (!DirExistsLocked(path)) return Status::NotFound("opendir '" + path + "': no such directory");
+    if (!DirExistsLocked(path))
+      return Status::NotFound("opendir '" + path + "': no such directory");
     std::vector<std::string> names;
     auto consider = [&](const std::string& entry) {
       if (entry != path && DirNameOf(entry) == path) names.push_back(BaseNameOf(entry));
@@ -236,9 +237,11 @@ class MemEnv final : public Env {
   Status DeleteDir(const std::string& raw) override {
     const std::string path = Normalize(raw);
     std::lock_guard<std::mutex> lock(state_->mu);
-    if (state_->dirs.count(path) == 0) return Status::NotFound("rmdir '" + path + "': no such directory");
+    if (state_->dirs.count(path) == 0)
+      return Status::NotFound("rmdir '" + path + "': no such directory");
     for (const auto& [name, file] : state_->files) {
-      if (DirNameOf(name) == path) return Status::IOError("rmdir '" + path + "': directory not empty");
+      if (DirNameOf(name) == path)
+        return Status::IOError("rmdir '" + path + "': directory not empty");
     }
     for (const std::string& dir : state_->dirs) {
       if (dir != path && DirNameOf(dir) == path) {
@@ -340,7 +343,8 @@ class MemEnv final : public Env {
       }
       return it->second;
     }
-    if (mode == OpenMode::kOpenExisting) return Status::NotFound("open '" + path + "': no such file");
+    if (mode == OpenMode::kOpenExisting)
+      return Status::NotFound("open '" + path + "': no such file");
     if (!DirExistsLocked(DirNameOf(path))) {
       return Status::NotFound("open '" + path + "': no such directory '" + DirNameOf(path) + "'");
     }

@@ -134,8 +134,7 @@ class PosixFile final : public RandomRWFile {
   Result<std::unique_ptr<MappedRegion>> Map() override {
     APOGEE_ASSIGN_OR_RETURN(uint64_t size, Size());
     if (size == 0) {
-      return std::unique_ptr<MappedRegion>(
-          std::make_unique<PosixMappedRegion>(path(), nullptr, 0));
+      return std::unique_ptr<MappedRegion>(std::make_unique<PosixMappedRegion>(path(), nullptr, 0));
     }
     void* base = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (base == MAP_FAILED) return Errno("mmap", path());
@@ -241,8 +240,7 @@ class PosixEnv final : public Env {
     return s;
   }
 
-  Result<std::unique_ptr<RandomRWFile>> OpenFile(const std::string& path,
-                                                 OpenMode mode) override {
+  Result<std::unique_ptr<RandomRWFile>> OpenFile(const std::string& path, OpenMode mode) override {
     int flags = O_RDWR | O_CLOEXEC;
     if (mode == OpenMode::kCreateIfMissing) flags |= O_CREAT;
     if (mode == OpenMode::kCreateNew) flags |= O_CREAT | O_EXCL;

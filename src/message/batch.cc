@@ -30,8 +30,8 @@ Result<std::vector<BatchEntry>> DecodeBatchBody(std::string_view body) {
     if (!in.ReadBytes(static_cast<size_t>(props_length), &entry.properties)) {
       return bad("properties of " + std::to_string(props_length) + " bytes run past the end");
     }
-    const size_t expected = kBatchEntryFixedSize + static_cast<size_t>(body_length) +
-                            static_cast<size_t>(props_length);
+    const size_t expected =
+        kBatchEntryFixedSize + static_cast<size_t>(body_length) + static_cast<size_t>(props_length);
     if (total_size < 0 || static_cast<size_t>(total_size) != expected) {
       return bad("TOTALSIZE " + std::to_string(total_size) + " but the fields take " +
                  std::to_string(expected) + " bytes");

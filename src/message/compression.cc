@@ -8,17 +8,23 @@ namespace apogee::message {
 
 CompressionType CompressionTypeFromSysFlag(int32_t sys_flag) {
   switch (sys_flag & kCompressionTypeMask) {
-    case kCompressionLz4: return CompressionType::kLz4;
-    case kCompressionZstd: return CompressionType::kZstd;
-    default: return CompressionType::kZlib;  // kCompressionZlib, 0, and undefined values
+    case kCompressionLz4:
+      return CompressionType::kLz4;
+    case kCompressionZstd:
+      return CompressionType::kZstd;
+    default:
+      return CompressionType::kZlib;  // kCompressionZlib, 0, and undefined values
   }
 }
 
 std::string_view CompressionTypeName(CompressionType type) {
   switch (type) {
-    case CompressionType::kZlib: return "ZLIB";
-    case CompressionType::kLz4: return "LZ4";
-    case CompressionType::kZstd: return "ZSTD";
+    case CompressionType::kZlib:
+      return "ZLIB";
+    case CompressionType::kLz4:
+      return "LZ4";
+    case CompressionType::kZstd:
+      return "ZSTD";
   }
   return "unknown";
 }

@@ -31,8 +31,8 @@ HostAddress HostAddress::IPv6(const std::array<uint8_t, 16>& bytes, int32_t port
 
 Result<HostAddress> HostAddress::Parse(std::string_view text) {
   auto bad = [&](std::string_view why) {
-    return Status::InvalidArgument("bad host address '" + std::string(text) + "': " +
-                                   std::string(why));
+    return Status::InvalidArgument("bad host address '" + std::string(text) +
+                                   "': " + std::string(why));
   };
   std::string_view addr = text;
   std::string_view port_text;

@@ -75,7 +75,8 @@ inline constexpr int32_t kCompressionTypeMask = 0x700;
 inline constexpr int kCompressionTypeShift = 8;
 inline constexpr int32_t kCompressionLz4 = 0x100;
 inline constexpr int32_t kCompressionZstd = 0x200;
-inline constexpr int32_t kCompressionZlib = 0x300;  // type bits 0 with kCompressedFlag also mean zlib
+// Type bits 0 with kCompressedFlag also mean zlib (clients before 4.9.4).
+inline constexpr int32_t kCompressionZlib = 0x300;
 // Java producers compress bodies of at least this many bytes, zlib level 5.
 inline constexpr size_t kDefaultCompressOverBytes = 4096;
 inline constexpr int kDefaultZlibLevel = 5;

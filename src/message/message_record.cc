@@ -100,9 +100,9 @@ Result<size_t> RecordSize(const RecordFields& f, RecordVersion version) {
                                    " bytes exceed the " + std::to_string(kMaxPropertiesLength) +
                                    "-byte limit");
   }
-  const size_t size = FixedSize(f.born_host.encoded_length(), f.store_host.encoded_length(),
-                                version) +
-                      f.body.size() + f.topic.size() + f.properties.size();
+  const size_t size =
+      FixedSize(f.born_host.encoded_length(), f.store_host.encoded_length(), version) +
+      f.body.size() + f.topic.size() + f.properties.size();
   if (f.body.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()) ||
       size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
     return Status::InvalidArgument("record of " + std::to_string(size) +
@@ -196,11 +196,16 @@ void EncodeBlank(uint8_t* dst, int32_t blank_length) {
 
 std::string_view RecordStatusName(RecordStatus status) {
   switch (status) {
-    case RecordStatus::kMessage: return "message";
-    case RecordStatus::kBlank: return "blank";
-    case RecordStatus::kEndOfData: return "end-of-data";
-    case RecordStatus::kTruncated: return "truncated";
-    case RecordStatus::kCorrupt: return "corrupt";
+    case RecordStatus::kMessage:
+      return "message";
+    case RecordStatus::kBlank:
+      return "blank";
+    case RecordStatus::kEndOfData:
+      return "end-of-data";
+    case RecordStatus::kTruncated:
+      return "truncated";
+    case RecordStatus::kCorrupt:
+      return "corrupt";
   }
   return "unknown";
 }
@@ -220,9 +225,8 @@ RecordDecodeResult DecodeRecord(const uint8_t* data, size_t available,
 
   if (magic == kBlankMagicCode) {
     if (total_size < static_cast<int32_t>(kBlankRecordSize)) {
-      return Fail(RecordStatus::kCorrupt, "BLANK filler with length " +
-                                              std::to_string(total_size) + ", less than " +
-                                              std::to_string(kBlankRecordSize));
+      return Fail(RecordStatus::kCorrupt, "BLANK filler with length " + std::to_string(total_size) +
+                                              ", less than " + std::to_string(kBlankRecordSize));
     }
     RecordDecodeResult r;
     r.status = RecordStatus::kBlank;
@@ -240,10 +244,9 @@ RecordDecodeResult DecodeRecord(const uint8_t* data, size_t available,
   if (options.strict_size) {
     if (total_size < static_cast<int32_t>(kRecordFixedSizeV1IPv4) ||
         static_cast<size_t>(total_size) > options.max_record_size) {
-      return Fail(RecordStatus::kCorrupt,
-                  "TOTALSIZE " + std::to_string(total_size) + " outside [" +
-                      std::to_string(kRecordFixedSizeV1IPv4) + ", " +
-                      std::to_string(options.max_record_size) + "]");
+      return Fail(RecordStatus::kCorrupt, "TOTALSIZE " + std::to_string(total_size) + " outside [" +
+                                              std::to_string(kRecordFixedSizeV1IPv4) + ", " +
+                                              std::to_string(options.max_record_size) + "]");
     }
     if (static_cast<size_t>(total_size) > available) {
       return Fail(RecordStatus::kTruncated, "record of " + std::to_string(total_size) +
@@ -272,8 +275,8 @@ RecordDecodeResult DecodeRecord(const uint8_t* data, size_t available,
   ByteReader in(data, limit);
   in.Skip(8);
   if (!in.ReadI32(&v.body_crc) || !in.ReadI32(&v.queue_id) || !in.ReadI32(&v.flag) ||
-      !in.ReadI64(&v.queue_offset) || !in.ReadI64(&v.physical_offset) ||
-      !in.ReadI32(&v.sys_flag) || !in.ReadI64(&v.born_timestamp)) {
+      !in.ReadI64(&v.queue_offset) || !in.ReadI64(&v.physical_offset) || !in.ReadI32(&v.sys_flag) ||
+      !in.ReadI64(&v.born_timestamp)) {
     return short_field("fixed header", in.position());
   }
   const size_t born_len = BornHostLength(v.sys_flag);
@@ -319,8 +322,7 @@ RecordDecodeResult DecodeRecord(const uint8_t* data, size_t available,
                 "negative PROPERTIES length " + std::to_string(props_length));
   }
   if (!in.ReadBytes(static_cast<size_t>(props_length), &v.properties)) {
-    return short_field("PROPERTIES of " + std::to_string(props_length) + " bytes",
-                       in.position());
+    return short_field("PROPERTIES of " + std::to_string(props_length) + " bytes", in.position());
   }
   if (options.strict_size && in.position() != static_cast<size_t>(total_size)) {
     return Fail(RecordStatus::kCorrupt, "TOTALSIZE is " + std::to_string(total_size) +

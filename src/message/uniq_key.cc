@@ -39,7 +39,7 @@ bool IsUsableIPv4(const uint8_t* a) {
 
 bool IsPublicIPv6(const uint8_t* a) {
   static const uint8_t kZero[16] = {};
-  if (std::memcmp(a, kZero, 15) == 0) return false;  // :: and ::1
+  if (std::memcmp(a, kZero, 15) == 0) return false;         // :: and ::1
   if (a[0] == 0xFE && (a[1] & 0xC0) == 0x80) return false;  // link-local fe80::/10
   if ((a[0] & 0xFE) == 0xFC) return false;                  // unique-local fc00::/7
   if (a[0] == 0xFF) return false;                           // multicast

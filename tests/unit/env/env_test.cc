@@ -86,14 +86,15 @@ TYPED_TEST(EnvContractTest, ListDirReturnsSortedNames) {
   }
   auto names = this->env()->ListDir(this->Path("d"));
   ASSERT_TRUE(names.ok()) << names.status().ToString();
-  EXPECT_EQ(*names, (std::vector<std::string>{"00000000000000000000", "00000000001073741824",
-                                              "sub", "zeta"}));
+  EXPECT_EQ(*names, (std::vector<std::string>{"00000000000000000000", "00000000001073741824", "sub",
+                                              "zeta"}));
   auto missing = this->env()->ListDir(this->Path("missing"));
   EXPECT_TRUE(missing.status().IsNotFound()) << missing.status().ToString();
 }
 
 TYPED_TEST(EnvContractTest, OpenModes) {
-  EXPECT_TRUE(this->env()->OpenFile(this->Path("f"), OpenMode::kOpenExisting).status().IsNotFound());
+  EXPECT_TRUE(
+      this->env()->OpenFile(this->Path("f"), OpenMode::kOpenExisting).status().IsNotFound());
   ASSERT_NE(this->Open("f", OpenMode::kCreateNew), nullptr);
   EXPECT_TRUE(this->env()
                   ->OpenFile(this->Path("f"), OpenMode::kCreateNew)
@@ -202,7 +203,8 @@ TYPED_TEST(EnvContractTest, RenameReplacesTargetAtomically) {
   ASSERT_TRUE(WriteFileAtomically(this->env(), this->Path("config.json"), "old").ok());
   auto tmp = this->Open("config.json.new", OpenMode::kCreateNew);
   ASSERT_TRUE(tmp->Write(0, "new").ok());
-  ASSERT_TRUE(this->env()->RenameFile(this->Path("config.json.new"), this->Path("config.json")).ok());
+  ASSERT_TRUE(
+      this->env()->RenameFile(this->Path("config.json.new"), this->Path("config.json")).ok());
   EXPECT_FALSE(this->env()->FileExists(this->Path("config.json.new")));
   EXPECT_EQ(*ReadFileToString(this->env(), this->Path("config.json")), "new");
   EXPECT_TRUE(this->env()->RenameFile(this->Path("gone"), this->Path("x")).IsNotFound());

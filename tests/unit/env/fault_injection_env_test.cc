@@ -6,9 +6,9 @@
 
 #include <atomic>
 #include <cstring>
-#include <thread>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "env/mem_env.h"
 #include "env/posix_env.h"
@@ -225,8 +225,8 @@ TEST_P(FaultInjectionEnvTest, ConcurrentSyncsNeverLoseSyncedBytes) {
 }
 
 TEST(FaultPointTest, NamesRoundTrip) {
-  for (FaultPoint p : {FaultPoint::kWrite, FaultPoint::kCreate, FaultPoint::kSync,
-                       FaultPoint::kRename}) {
+  for (FaultPoint p :
+       {FaultPoint::kWrite, FaultPoint::kCreate, FaultPoint::kSync, FaultPoint::kRename}) {
     auto parsed = ParseFaultPoint(FaultPointName(p));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, p);

@@ -23,10 +23,13 @@ TEST(BatchBodyTest, EncodesTheJavaLayout) {
   auto body = EncodeBatchBody(TwoMessages());
   ASSERT_TRUE(body.ok());
   const auto* p = reinterpret_cast<const uint8_t*>(body->data());
-  const size_t first_props = std::string("UNIQ_KEY\x01" "AAAA\x02TAGS\x01x\x02").size();
+  const size_t first_props = std::string(
+                                 "UNIQ_KEY\x01"
+                                 "AAAA\x02TAGS\x01x\x02")
+                                 .size();
   EXPECT_EQ(DecodeFixed32(p), kBatchEntryFixedSize + 5 + first_props);
-  EXPECT_EQ(DecodeFixed32(p + 4), 0u);  // magic
-  EXPECT_EQ(DecodeFixed32(p + 8), 0u);  // crc
+  EXPECT_EQ(DecodeFixed32(p + 4), 0u);   // magic
+  EXPECT_EQ(DecodeFixed32(p + 8), 0u);   // crc
   EXPECT_EQ(DecodeFixed32(p + 12), 1u);  // flag
   EXPECT_EQ(DecodeFixed32(p + 16), 5u);
   EXPECT_EQ(body->substr(20, 5), "first");
@@ -66,11 +69,23 @@ TEST(BatchBodyTest, BadBodiesNameTheEntry) {
 
 TEST(BatchBodyTest, MergeAppendsBatchPropertiesExceptUniqKey) {
   MessageProperties batch{{"UNIQ_KEY", "BATCH"}, {"CLUSTER", "DefaultCluster"}};
-  const std::string merged = MergeBatchProperties("UNIQ_KEY\x01" "OWN\x02", batch);
-  EXPECT_EQ(merged, "UNIQ_KEY\x01" "OWN\x02" "CLUSTER\x01" "DefaultCluster\x02");
+  const std::string merged = MergeBatchProperties(
+      "UNIQ_KEY\x01"
+      "OWN\x02",
+      batch);
+  EXPECT_EQ(merged,
+            "UNIQ_KEY\x01"
+            "OWN\x02"
+            "CLUSTER\x01"
+            "DefaultCluster\x02");
   // A string without the trailing separator gets one first.
-  EXPECT_EQ(MergeBatchProperties("TAGS\x01t", batch), "TAGS\x01t\x02" "CLUSTER\x01" "DefaultCluster\x02");
-  EXPECT_EQ(MergeBatchProperties("", batch), "CLUSTER\x01" "DefaultCluster\x02");
+  EXPECT_EQ(MergeBatchProperties("TAGS\x01t", batch),
+            "TAGS\x01t\x02"
+            "CLUSTER\x01"
+            "DefaultCluster\x02");
+  EXPECT_EQ(MergeBatchProperties("", batch),
+            "CLUSTER\x01"
+            "DefaultCluster\x02");
   EXPECT_EQ(MergeBatchProperties("TAGS\x01t", MessageProperties{}), "TAGS\x01t");
 }
 

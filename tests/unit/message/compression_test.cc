@@ -36,9 +36,8 @@ TEST(CompressionTest, Errors) {
   EXPECT_TRUE(lz4.status().Is(StatusCode::kNotSupported));
   EXPECT_NE(lz4.status().message().find("LZ4"), std::string::npos);
   EXPECT_TRUE(DecompressBody("not zlib at all", kCompressedFlag).status().IsCorruption());
-  EXPECT_TRUE(DecompressBody(packed.substr(0, packed.size() - 3), kCompressedFlag)
-                  .status()
-                  .IsCorruption());
+  EXPECT_TRUE(
+      DecompressBody(packed.substr(0, packed.size() - 3), kCompressedFlag).status().IsCorruption());
   const std::string big(100000, 'z');
   auto bomb = DecompressBody(*CompressBody(big), kCompressedFlag, 1000);
   EXPECT_TRUE(bomb.status().IsCorruption());

@@ -28,7 +28,8 @@ TEST(HostAddressTest, ParsesAndPrints) {
 }
 
 TEST(HostAddressTest, RejectsGarbageWithTheInputNamed) {
-  for (const char* bad : {"", "host:1", "1.2.3.4:99999", "1.2.3.4:x", "[::1", "[::1]x", "1.2.3:5"}) {
+  for (const char* bad :
+       {"", "host:1", "1.2.3.4:99999", "1.2.3.4:x", "[::1", "[::1]x", "1.2.3:5"}) {
     auto r = HostAddress::Parse(bad);
     EXPECT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.status().message().find(std::string("'") + bad + "'"), std::string::npos) << bad;

@@ -7,8 +7,8 @@ namespace {
 
 TEST(OffsetMsgIdTest, IPv4IsThirtyTwoUpperHexChars) {
   // The store host and physical offset of the Java-written message.bin fixture.
-  const std::string id = CreateOffsetMsgId(HostAddress::IPv4(10, 218, 145, 166, 10700),
-                                           433806745406);
+  const std::string id =
+      CreateOffsetMsgId(HostAddress::IPv4(10, 218, 145, 166, 10700), 433806745406);
   EXPECT_EQ(id, "0ADA91A6000029CC0000006500E59F3E");
   auto parsed = ParseOffsetMsgId(id);
   ASSERT_TRUE(parsed.ok());
@@ -22,7 +22,10 @@ TEST(OffsetMsgIdTest, IPv6IsFiftySixChars) {
   auto host = HostAddress::Parse("[2001:db8::1]:10911");
   ASSERT_TRUE(host.ok());
   const std::string id = CreateOffsetMsgId(*host, 0x0102030405060708);
-  EXPECT_EQ(id, "20010DB8000000000000000000000001" "00002A9F" "0102030405060708");
+  EXPECT_EQ(id,
+            "20010DB8000000000000000000000001"
+            "00002A9F"
+            "0102030405060708");
   auto parsed = ParseOffsetMsgId(id);
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->store_host, *host);

@@ -225,7 +225,9 @@ RecordFields SampleFields() {
   f.reconsume_times = 2;
   f.body = "payload";
   f.topic = "TopicTest";
-  f.properties = "UNIQ_KEY\x01" "ABC\x02";
+  f.properties =
+      "UNIQ_KEY\x01"
+      "ABC\x02";
   return f;
 }
 
@@ -439,7 +441,9 @@ TEST(MessageRecordTest, DecodeMessagesReadsBackToBackRecords) {
   RecordFields f = SampleFields();
   std::string body = *EncodeRecordToString(f);
   f.queue_offset = 43;
-  f.properties = "UNIQ_KEY\x01" "DEF\x02";
+  f.properties =
+      "UNIQ_KEY\x01"
+      "DEF\x02";
   body += *EncodeRecordToString(f);
   auto msgs = DecodeMessages(body);
   ASSERT_TRUE(msgs.ok()) << msgs.status().ToString();

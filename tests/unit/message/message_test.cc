@@ -12,7 +12,10 @@ TEST(MessageTest, WellKnownPropertyShortcuts) {
   EXPECT_EQ(m.delay_time_level(), 0);
   EXPECT_TRUE(m.wait_store_msg_ok());  // absent means wait
   m.properties = MessageProperties::Decode(
-      "TAGS\x01TagA\x02KEYS\x01k1  k2 \x02" "DELAY\x01" "3\x02WAIT\x01" "false\x02");
+      "TAGS\x01TagA\x02KEYS\x01k1  k2 \x02"
+      "DELAY\x01"
+      "3\x02WAIT\x01"
+      "false\x02");
   EXPECT_EQ(m.tags(), "TagA");
   EXPECT_EQ(m.keys(), (std::vector<std::string>{"k1", "k2"}));
   EXPECT_EQ(m.delay_time_level(), 3);

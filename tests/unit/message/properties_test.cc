@@ -33,7 +33,14 @@ TEST(MessagePropertiesTest, DecodeIsLoose) {
   // No trailing separator, empty pieces, short pieces, empty key or value, no \x01 at all,
   // and a value containing a second \x01 (split at the first).
   auto props = MessageProperties::Decode(
-      "\x02\x02" "a\x01" "\x02" "\x01v\x02" "ab\x02" "noseparator\x02" "k\x01v\x01w\x02" "x\x01y");
+      "\x02\x02"
+      "a\x01"
+      "\x02"
+      "\x01v\x02"
+      "ab\x02"
+      "noseparator\x02"
+      "k\x01v\x01w\x02"
+      "x\x01y");
   ASSERT_EQ(props.size(), 2u);
   EXPECT_EQ(props.Get("k"), "v\x01w");
   EXPECT_EQ(props.Get("x"), "y");
@@ -41,11 +48,18 @@ TEST(MessagePropertiesTest, DecodeIsLoose) {
 }
 
 TEST(MessagePropertiesTest, LaterDuplicateWinsInPlace) {
-  auto props = MessageProperties::Decode("UNIQ_KEY\x01" "A\x02TAGS\x01t\x02UNIQ_KEY\x01" "B\x02");
+  auto props = MessageProperties::Decode(
+      "UNIQ_KEY\x01"
+      "A\x02TAGS\x01t\x02UNIQ_KEY\x01"
+      "B\x02");
   ASSERT_EQ(props.size(), 2u);
   EXPECT_EQ(props.Get("UNIQ_KEY"), "B");
   EXPECT_EQ(props.entries()[0].first, "UNIQ_KEY");
-  EXPECT_EQ(FindProperty("UNIQ_KEY\x01" "A\x02TAGS\x01t\x02UNIQ_KEY\x01" "B\x02", "UNIQ_KEY"), "B");
+  EXPECT_EQ(FindProperty("UNIQ_KEY\x01"
+                         "A\x02TAGS\x01t\x02UNIQ_KEY\x01"
+                         "B\x02",
+                         "UNIQ_KEY"),
+            "B");
   EXPECT_EQ(FindProperty("TAGS\x01t\x02", "KEYS"), std::nullopt);
 }
 

@@ -44,7 +44,10 @@ TEST(UniqKeyTest, LayoutIsIpPidHashTimeCounter) {
   UtcZone utc;
   ManualClock clock(kNow);
   UniqKeyGenerator gen(HostAddress::IPv4(192, 168, 0, 7, 0), 0x12345678, 0x0A0B0C0D, &clock);
-  EXPECT_EQ(gen.prefix(), "C0A80007" "5678" "0A0B0C0D");
+  EXPECT_EQ(gen.prefix(),
+            "C0A80007"
+            "5678"
+            "0A0B0C0D");
   const std::string first = gen.Next();
   ASSERT_EQ(first.size(), kUniqKeyLengthIPv4);
   auto info = ParseUniqKey(first);
