@@ -27,15 +27,13 @@ struct CreateTopicRequestHeader {
 
   static constexpr auto Fields() {
     using H = CreateTopicRequestHeader;
-    return std::make_tuple(Required("topic", &H::topic),
-                           Required("defaultTopic", &H::default_topic),
-                           Required("readQueueNums", &H::read_queue_nums),
-                           Required("writeQueueNums", &H::write_queue_nums),
-                           Required("perm", &H::perm),
-                           Required("topicFilterType", &H::topic_filter_type),
-                           Optional("topicSysFlag", &H::topic_sys_flag),
-                           Required("order", &H::order), Optional("attributes", &H::attributes),
-                           Optional("force", &H::force));
+    return std::make_tuple(
+        Required("topic", &H::topic), Required("defaultTopic", &H::default_topic),
+        Required("readQueueNums", &H::read_queue_nums),
+        Required("writeQueueNums", &H::write_queue_nums), Required("perm", &H::perm),
+        Required("topicFilterType", &H::topic_filter_type),
+        Optional("topicSysFlag", &H::topic_sys_flag), Required("order", &H::order),
+        Optional("attributes", &H::attributes), Optional("force", &H::force));
   }
 };
 

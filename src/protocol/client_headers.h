@@ -32,12 +32,10 @@ struct CheckTransactionStateRequestHeader {
 
   static constexpr auto Fields() {
     using H = CheckTransactionStateRequestHeader;
-    return std::make_tuple(Optional("topic", &H::topic),
-                           Required("tranStateTableOffset", &H::tran_state_table_offset),
-                           Required("commitLogOffset", &H::commit_log_offset),
-                           Optional("msgId", &H::msg_id),
-                           Optional("transactionId", &H::transaction_id),
-                           Optional("offsetMsgId", &H::offset_msg_id));
+    return std::make_tuple(
+        Optional("topic", &H::topic), Required("tranStateTableOffset", &H::tran_state_table_offset),
+        Required("commitLogOffset", &H::commit_log_offset), Optional("msgId", &H::msg_id),
+        Optional("transactionId", &H::transaction_id), Optional("offsetMsgId", &H::offset_msg_id));
   }
 };
 
@@ -45,8 +43,8 @@ struct CheckTransactionStateRequestHeader {
 struct ResetOffsetRequestHeader {
   std::string group;
   std::string topic;
-  int32_t queue_id = -1;           // 5.x primitive
-  std::optional<int64_t> offset;   // 5.x
+  int32_t queue_id = -1;          // 5.x primitive
+  std::optional<int64_t> offset;  // 5.x
   int64_t timestamp = 0;
   bool is_force = false;
 
@@ -54,8 +52,7 @@ struct ResetOffsetRequestHeader {
     using H = ResetOffsetRequestHeader;
     return std::make_tuple(Required("group", &H::group), Required("topic", &H::topic),
                            Optional("queueId", &H::queue_id), Optional("offset", &H::offset),
-                           Required("timestamp", &H::timestamp),
-                           Required("isForce", &H::is_force));
+                           Required("timestamp", &H::timestamp), Required("isForce", &H::is_force));
   }
 };
 
@@ -79,9 +76,9 @@ struct ConsumeMessageDirectlyResultRequestHeader {
   std::optional<std::string> client_id;
   std::optional<std::string> msg_id;
   std::optional<std::string> broker_name;
-  std::optional<std::string> topic;           // 5.x
-  std::optional<int32_t> topic_sys_flag;      // 5.x
-  std::optional<int32_t> group_sys_flag;      // 5.x
+  std::optional<std::string> topic;       // 5.x
+  std::optional<int32_t> topic_sys_flag;  // 5.x
+  std::optional<int32_t> group_sys_flag;  // 5.x
 
   static constexpr auto Fields() {
     using H = ConsumeMessageDirectlyResultRequestHeader;

@@ -32,19 +32,16 @@ struct PullMessageRequestHeader {
 
   static constexpr auto Fields() {
     using H = PullMessageRequestHeader;
-    return std::make_tuple(Required("consumerGroup", &H::consumer_group),
-                           Required("topic", &H::topic), Required("queueId", &H::queue_id),
-                           Required("queueOffset", &H::queue_offset),
-                           Required("maxMsgNums", &H::max_msg_nums),
-                           Required("sysFlag", &H::sys_flag),
-                           Required("commitOffset", &H::commit_offset),
-                           Required("suspendTimeoutMillis", &H::suspend_timeout_millis),
-                           Optional("subscription", &H::subscription),
-                           Required("subVersion", &H::sub_version),
-                           Optional("expressionType", &H::expression_type),
-                           Optional("maxMsgBytes", &H::max_msg_bytes),
-                           Optional("requestSource", &H::request_source),
-                           Optional("proxyFrowardClientId", &H::proxy_froward_client_id));
+    return std::make_tuple(
+        Required("consumerGroup", &H::consumer_group), Required("topic", &H::topic),
+        Required("queueId", &H::queue_id), Required("queueOffset", &H::queue_offset),
+        Required("maxMsgNums", &H::max_msg_nums), Required("sysFlag", &H::sys_flag),
+        Required("commitOffset", &H::commit_offset),
+        Required("suspendTimeoutMillis", &H::suspend_timeout_millis),
+        Optional("subscription", &H::subscription), Required("subVersion", &H::sub_version),
+        Optional("expressionType", &H::expression_type), Optional("maxMsgBytes", &H::max_msg_bytes),
+        Optional("requestSource", &H::request_source),
+        Optional("proxyFrowardClientId", &H::proxy_froward_client_id));
   }
 };
 
@@ -54,21 +51,19 @@ struct PullMessageResponseHeader {
   int64_t next_begin_offset = 0;
   int64_t min_offset = 0;
   int64_t max_offset = 0;
-  std::optional<int64_t> offset_delta;   // 5.x
+  std::optional<int64_t> offset_delta;    // 5.x
   std::optional<int32_t> topic_sys_flag;  // 5.x
   std::optional<int32_t> group_sys_flag;  // 5.x
   std::optional<int32_t> forbidden_type;  // 5.x
 
   static constexpr auto Fields() {
     using H = PullMessageResponseHeader;
-    return std::make_tuple(Required("suggestWhichBrokerId", &H::suggest_which_broker_id),
-                           Required("nextBeginOffset", &H::next_begin_offset),
-                           Required("minOffset", &H::min_offset),
-                           Required("maxOffset", &H::max_offset),
-                           Optional("offsetDelta", &H::offset_delta),
-                           Optional("topicSysFlag", &H::topic_sys_flag),
-                           Optional("groupSysFlag", &H::group_sys_flag),
-                           Optional("forbiddenType", &H::forbidden_type));
+    return std::make_tuple(
+        Required("suggestWhichBrokerId", &H::suggest_which_broker_id),
+        Required("nextBeginOffset", &H::next_begin_offset), Required("minOffset", &H::min_offset),
+        Required("maxOffset", &H::max_offset), Optional("offsetDelta", &H::offset_delta),
+        Optional("topicSysFlag", &H::topic_sys_flag), Optional("groupSysFlag", &H::group_sys_flag),
+        Optional("forbiddenType", &H::forbidden_type));
   }
 };
 
@@ -237,9 +232,8 @@ struct QueryMessageResponseHeader {
 
   static constexpr auto Fields() {
     using H = QueryMessageResponseHeader;
-    return std::make_tuple(
-        Required("indexLastUpdateTimestamp", &H::index_last_update_timestamp),
-        Required("indexLastUpdatePhyoffset", &H::index_last_update_phyoffset));
+    return std::make_tuple(Required("indexLastUpdateTimestamp", &H::index_last_update_timestamp),
+                           Required("indexLastUpdatePhyoffset", &H::index_last_update_phyoffset));
   }
 };
 

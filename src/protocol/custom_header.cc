@@ -26,8 +26,12 @@ std::optional<T> ParseJavaInteger(std::string_view text) {
 
 }  // namespace
 
-std::optional<int32_t> ParseJavaInt(std::string_view text) { return ParseJavaInteger<int32_t>(text); }
-std::optional<int64_t> ParseJavaLong(std::string_view text) { return ParseJavaInteger<int64_t>(text); }
+std::optional<int32_t> ParseJavaInt(std::string_view text) {
+  return ParseJavaInteger<int32_t>(text);
+}
+std::optional<int64_t> ParseJavaLong(std::string_view text) {
+  return ParseJavaInteger<int64_t>(text);
+}
 
 namespace custom_header_internal {
 

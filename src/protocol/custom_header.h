@@ -152,7 +152,9 @@ Result<H> HeaderFromExtFields(const ExtFields& fields) {
 template <typename H>
 void HeaderToExtFields(const H& header, ExtFields* fields) {
   std::apply(
-      [&](const auto&... field) { (custom_header_internal::WriteField(header, field, fields), ...); },
+      [&](const auto&... field) {
+        (custom_header_internal::WriteField(header, field, fields), ...);
+      },
       H::Fields());
 }
 

@@ -195,7 +195,8 @@ Status DecodeJsonHeader(std::string_view header, RemotingCommand* command) {
   rapidjson::MemoryStream stream(header.data(), header.size());
   rapidjson::Reader reader;
   // Iterative: a deeply nested header cannot exhaust the stack.
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
   rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
   if (result.IsError()) {
     if (!handler.error().empty()) return Status::Corruption("bad JSON header: " + handler.error());

@@ -97,9 +97,9 @@ Status ParseObject(std::string_view text, std::string_view what, rapidjson::Docu
   rapidjson::MemoryStream stream(normalized.data(), normalized.size());
   doc->ParseStream<kFlags>(stream);
   if (doc->HasParseError()) {
-    return Status::Corruption(std::string(what) + " is not JSON: " +
-                              rapidjson::GetParseError_En(doc->GetParseError()) + " at offset " +
-                              std::to_string(doc->GetErrorOffset()));
+    return Status::Corruption(std::string(what) +
+                              " is not JSON: " + rapidjson::GetParseError_En(doc->GetParseError()) +
+                              " at offset " + std::to_string(doc->GetErrorOffset()));
   }
   for (size_t pos = stream.Tell(); pos < normalized.size(); ++pos) {
     if (!IsSpace(normalized[pos])) {
@@ -125,7 +125,8 @@ Result<std::string> AsString(const Value& value, std::string_view path) {
 
 Result<int64_t> AsInt64(const Value& value, std::string_view path) {
   if (value.IsString()) {
-    std::optional<int64_t> v = ParseJavaLong(std::string_view(value.GetString(), value.GetStringLength()));
+    std::optional<int64_t> v =
+        ParseJavaLong(std::string_view(value.GetString(), value.GetStringLength()));
     if (v) return *v;
   }
   return TypeError(path, "an integer", value);
@@ -133,7 +134,8 @@ Result<int64_t> AsInt64(const Value& value, std::string_view path) {
 
 Result<int32_t> AsInt32(const Value& value, std::string_view path) {
   if (value.IsString()) {
-    std::optional<int32_t> v = ParseJavaInt(std::string_view(value.GetString(), value.GetStringLength()));
+    std::optional<int32_t> v =
+        ParseJavaInt(std::string_view(value.GetString(), value.GetStringLength()));
     if (v) return *v;
   }
   return TypeError(path, "a 32-bit integer", value);
@@ -143,7 +145,8 @@ Result<bool> AsBool(const Value& value, std::string_view path) {
   if (value.IsBool()) return value.GetBool();
   if (value.IsString()) {
     // fastjson's castToBoolean: "true"/"false" in any case, and the numbers 1 and 0.
-    const std::string lower = ToLowerAscii(std::string_view(value.GetString(), value.GetStringLength()));
+    const std::string lower =
+        ToLowerAscii(std::string_view(value.GetString(), value.GetStringLength()));
     if (lower == "true" || lower == "1") return true;
     if (lower == "false" || lower == "0") return false;
   }

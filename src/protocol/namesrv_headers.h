@@ -29,15 +29,13 @@ struct RegisterBrokerRequestHeader {
 
   static constexpr auto Fields() {
     using H = RegisterBrokerRequestHeader;
-    return std::make_tuple(Required("brokerName", &H::broker_name),
-                           Required("brokerAddr", &H::broker_addr),
-                           Required("clusterName", &H::cluster_name),
-                           Required("haServerAddr", &H::ha_server_addr),
-                           Required("brokerId", &H::broker_id),
-                           Optional("heartbeatTimeoutMillis", &H::heartbeat_timeout_millis),
-                           Optional("enableActingMaster", &H::enable_acting_master),
-                           Optional("compressed", &H::compressed),
-                           Optional("bodyCrc32", &H::body_crc32));
+    return std::make_tuple(
+        Required("brokerName", &H::broker_name), Required("brokerAddr", &H::broker_addr),
+        Required("clusterName", &H::cluster_name), Required("haServerAddr", &H::ha_server_addr),
+        Required("brokerId", &H::broker_id),
+        Optional("heartbeatTimeoutMillis", &H::heartbeat_timeout_millis),
+        Optional("enableActingMaster", &H::enable_acting_master),
+        Optional("compressed", &H::compressed), Optional("bodyCrc32", &H::body_crc32));
   }
 };
 
@@ -62,10 +60,9 @@ struct UnRegisterBrokerRequestHeader {
 
   static constexpr auto Fields() {
     using H = UnRegisterBrokerRequestHeader;
-    return std::make_tuple(Required("brokerName", &H::broker_name),
-                           Required("brokerAddr", &H::broker_addr),
-                           Required("clusterName", &H::cluster_name),
-                           Required("brokerId", &H::broker_id));
+    return std::make_tuple(
+        Required("brokerName", &H::broker_name), Required("brokerAddr", &H::broker_addr),
+        Required("clusterName", &H::cluster_name), Required("brokerId", &H::broker_id));
   }
 };
 
@@ -144,10 +141,9 @@ struct QueryDataVersionRequestHeader {
 
   static constexpr auto Fields() {
     using H = QueryDataVersionRequestHeader;
-    return std::make_tuple(Required("brokerName", &H::broker_name),
-                           Required("brokerAddr", &H::broker_addr),
-                           Required("clusterName", &H::cluster_name),
-                           Required("brokerId", &H::broker_id));
+    return std::make_tuple(
+        Required("brokerName", &H::broker_name), Required("brokerAddr", &H::broker_addr),
+        Required("clusterName", &H::cluster_name), Required("brokerId", &H::broker_id));
   }
 };
 
@@ -173,14 +169,13 @@ struct BrokerHeartbeatRequestHeader {
 
   static constexpr auto Fields() {
     using H = BrokerHeartbeatRequestHeader;
-    return std::make_tuple(Required("clusterName", &H::cluster_name),
-                           Required("brokerAddr", &H::broker_addr),
-                           Required("brokerName", &H::broker_name),
-                           Optional("brokerId", &H::broker_id), Optional("epoch", &H::epoch),
-                           Optional("maxOffset", &H::max_offset),
-                           Optional("confirmOffset", &H::confirm_offset),
-                           Optional("heartbeatTimeoutMills", &H::heartbeat_timeout_mills),
-                           Optional("electionPriority", &H::election_priority));
+    return std::make_tuple(
+        Required("clusterName", &H::cluster_name), Required("brokerAddr", &H::broker_addr),
+        Required("brokerName", &H::broker_name), Optional("brokerId", &H::broker_id),
+        Optional("epoch", &H::epoch), Optional("maxOffset", &H::max_offset),
+        Optional("confirmOffset", &H::confirm_offset),
+        Optional("heartbeatTimeoutMills", &H::heartbeat_timeout_mills),
+        Optional("electionPriority", &H::election_priority));
   }
 };
 
@@ -200,8 +195,7 @@ struct DeleteTopicFromNamesrvRequestHeader {
 
   static constexpr auto Fields() {
     using H = DeleteTopicFromNamesrvRequestHeader;
-    return std::make_tuple(Required("topic", &H::topic),
-                           Optional("clusterName", &H::cluster_name));
+    return std::make_tuple(Required("topic", &H::topic), Optional("clusterName", &H::cluster_name));
   }
 };
 
@@ -238,8 +232,7 @@ struct AddWritePermOfBrokerRequestHeader {
   std::string broker_name;
 
   static constexpr auto Fields() {
-    return std::make_tuple(
-        Required("brokerName", &AddWritePermOfBrokerRequestHeader::broker_name));
+    return std::make_tuple(Required("brokerName", &AddWritePermOfBrokerRequestHeader::broker_name));
   }
 };
 

@@ -24,8 +24,8 @@ void WriteStringList(json::Writer& w, const std::vector<std::string>& list) {
 Status ReadStringList(const json::Value& array, std::string_view path,
                       std::vector<std::string>* out) {
   for (rapidjson::SizeType i = 0; i < array.Size(); ++i) {
-    APOGEE_ASSIGN_OR_RETURN(std::string s,
-                            json::AsString(array[i], std::string(path) + "[" + std::to_string(i) + "]"));
+    APOGEE_ASSIGN_OR_RETURN(
+        std::string s, json::AsString(array[i], std::string(path) + "[" + std::to_string(i) + "]"));
     out->push_back(std::move(s));
   }
   return Status::OK();
@@ -45,9 +45,11 @@ Result<std::string> Inflate(std::string_view input, size_t max_output) {
     rc = inflate(&stream, Z_NO_FLUSH);
     if (rc != Z_OK && rc != Z_STREAM_END) {
       inflateEnd(&stream);
-      if (rc == Z_BUF_ERROR) return Status::Corruption("compressed RegisterBrokerBody is truncated");
-      return Status::Corruption(std::string("compressed RegisterBrokerBody is not a zlib stream: ") +
-                                (stream.msg != nullptr ? stream.msg : "inflate error"));
+      if (rc == Z_BUF_ERROR)
+        return Status::Corruption("compressed RegisterBrokerBody is truncated");
+      return Status::Corruption(
+          std::string("compressed RegisterBrokerBody is not a zlib stream: ") +
+          (stream.msg != nullptr ? stream.msg : "inflate error"));
     }
     out.append(buffer, sizeof(buffer) - stream.avail_out);
     if (out.size() > max_output) {
@@ -112,11 +114,12 @@ Result<RegisterBrokerBody> DecodeRegisterBrokerBody(std::string_view text) {
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, kBodyName, &doc));
   RegisterBrokerBody body;
   if (const json::Value* wrapper = json::Find(doc, "topicConfigSerializeWrapper")) {
-    APOGEE_RETURN_IF_ERROR(ReadTopicConfigSerializeWrapper(
-        *wrapper, "RegisterBrokerBody.topicConfigSerializeWrapper",
-        &body.topic_config_serialize_wrapper));
+    APOGEE_RETURN_IF_ERROR(
+        ReadTopicConfigSerializeWrapper(*wrapper, "RegisterBrokerBody.topicConfigSerializeWrapper",
+                                        &body.topic_config_serialize_wrapper));
   }
-  APOGEE_ASSIGN_OR_RETURN(const json::Value* filters, json::FindArray(doc, "filterServerList", kBodyName));
+  APOGEE_ASSIGN_OR_RETURN(const json::Value* filters,
+                          json::FindArray(doc, "filterServerList", kBodyName));
   if (filters != nullptr) {
     APOGEE_RETURN_IF_ERROR(
         ReadStringList(*filters, "RegisterBrokerBody.filterServerList", &body.filter_server_list));

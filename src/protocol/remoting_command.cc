@@ -14,8 +14,8 @@ namespace {
 
 // Indexed by LanguageCode (RQ:rp/LanguageCode.java enum names).
 constexpr std::array<std::string_view, 14> kLanguageNames = {
-    "JAVA", "CPP", "DOTNET", "PYTHON", "DELPHI", "ERLANG", "RUBY",
-    "OTHER", "HTTP", "GO", "PHP", "OMS", "RUST", "NODE_JS",
+    "JAVA",  "CPP",  "DOTNET", "PYTHON", "DELPHI", "ERLANG", "RUBY",
+    "OTHER", "HTTP", "GO",     "PHP",    "OMS",    "RUST",   "NODE_JS",
 };
 
 void EncodeHeaderInto(const RemotingCommand& command, SerializeType type, std::string* out) {

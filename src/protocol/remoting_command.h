@@ -23,8 +23,20 @@ enum class SerializeType : uint8_t { kJson = 0, kRocketMQ = 1 };
 
 // RQ:rp/LanguageCode.java. In JSON headers the name is sent, in binary the byte.
 enum class LanguageCode : uint8_t {
-  kJava = 0, kCpp = 1, kDotnet = 2, kPython = 3, kDelphi = 4, kErlang = 5, kRuby = 6,
-  kOther = 7, kHttp = 8, kGo = 9, kPhp = 10, kOms = 11, kRust = 12, kNodeJs = 13,
+  kJava = 0,
+  kCpp = 1,
+  kDotnet = 2,
+  kPython = 3,
+  kDelphi = 4,
+  kErlang = 5,
+  kRuby = 6,
+  kOther = 7,
+  kHttp = 8,
+  kGo = 9,
+  kPhp = 10,
+  kOms = 11,
+  kRust = 12,
+  kNodeJs = 13,
 };
 std::string_view LanguageName(LanguageCode code);
 // Unknown names map to kOther (Java would fail; we are liberal in what we accept).

@@ -17,7 +17,8 @@ Status Truncated(std::string_view what, size_t position) {
 // Reads an int32 length and that many bytes; a negative or overlong length is corrupt.
 Status ReadLongString(ByteReader* reader, std::string_view what, std::string_view* out) {
   int32_t length = 0;
-  if (!reader->ReadI32(&length)) return Truncated(std::string(what) + " length", reader->position());
+  if (!reader->ReadI32(&length))
+    return Truncated(std::string(what) + " length", reader->position());
   if (length < 0 || static_cast<size_t>(length) > reader->remaining()) {
     return Status::Corruption("ROCKETMQ header " + std::string(what) + " length " +
                               std::to_string(length) + " exceeds the " +

@@ -142,12 +142,14 @@ Result<TopicRouteData> DecodeTopicRouteData(std::string_view text) {
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "TopicRouteData", &doc));
   constexpr std::string_view kPath = "TopicRouteData";
   TopicRouteData route;
-  APOGEE_RETURN_IF_ERROR(json::ReadOptionalString(doc, "orderTopicConf", kPath, &route.order_topic_conf));
+  APOGEE_RETURN_IF_ERROR(
+      json::ReadOptionalString(doc, "orderTopicConf", kPath, &route.order_topic_conf));
   APOGEE_ASSIGN_OR_RETURN(const json::Value* queues, json::FindArray(doc, "queueDatas", kPath));
   if (queues != nullptr) {
     for (rapidjson::SizeType i = 0; i < queues->Size(); ++i) {
       QueueData q;
-      APOGEE_RETURN_IF_ERROR(ReadQueueData((*queues)[i], Index("TopicRouteData.queueDatas", i), &q));
+      APOGEE_RETURN_IF_ERROR(
+          ReadQueueData((*queues)[i], Index("TopicRouteData.queueDatas", i), &q));
       route.queue_datas.push_back(std::move(q));
     }
   }
@@ -160,14 +162,16 @@ Result<TopicRouteData> DecodeTopicRouteData(std::string_view text) {
       route.broker_datas.push_back(std::move(b));
     }
   }
-  APOGEE_ASSIGN_OR_RETURN(const json::Value* filters, json::FindObject(doc, "filterServerTable", kPath));
+  APOGEE_ASSIGN_OR_RETURN(const json::Value* filters,
+                          json::FindObject(doc, "filterServerTable", kPath));
   if (filters != nullptr) {
     for (auto it = filters->MemberBegin(); it != filters->MemberEnd(); ++it) {
       if (it->value.IsNull()) continue;
-      const std::string path = "TopicRouteData.filterServerTable." + std::string(json::KeyOf(it->name));
+      const std::string path =
+          "TopicRouteData.filterServerTable." + std::string(json::KeyOf(it->name));
       if (!it->value.IsArray()) return Status::Corruption(path + ": expected an array");
-      APOGEE_RETURN_IF_ERROR(
-          ReadStringArray(it->value, path, &route.filter_server_table[std::string(json::KeyOf(it->name))]));
+      APOGEE_RETURN_IF_ERROR(ReadStringArray(
+          it->value, path, &route.filter_server_table[std::string(json::KeyOf(it->name))]));
     }
   }
   return route;

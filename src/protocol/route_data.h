@@ -73,7 +73,7 @@ Result<TopicRouteData> DecodeTopicRouteData(std::string_view json);
 
 // RQ:rp/body/ClusterInfo.java. Java always writes bare keys here.
 struct ClusterInfo {
-  std::map<std::string, BrokerData> broker_addr_table;             // broker name -> data
+  std::map<std::string, BrokerData> broker_addr_table;              // broker name -> data
   std::map<std::string, std::set<std::string>> cluster_addr_table;  // cluster -> broker names
 
   bool operator==(const ClusterInfo&) const = default;

@@ -37,17 +37,15 @@ struct SendMessageRequestHeader {
 
   static constexpr auto Fields() {
     using H = SendMessageRequestHeader;
-    return std::make_tuple(Required("producerGroup", &H::producer_group),
-                           Required("topic", &H::topic),
-                           Required("defaultTopic", &H::default_topic),
-                           Required("defaultTopicQueueNums", &H::default_topic_queue_nums),
-                           Required("queueId", &H::queue_id), Required("sysFlag", &H::sys_flag),
-                           Required("bornTimestamp", &H::born_timestamp),
-                           Required("flag", &H::flag), Optional("properties", &H::properties),
-                           Optional("reconsumeTimes", &H::reconsume_times),
-                           Optional("unitMode", &H::unit_mode), Optional("batch", &H::batch),
-                           Optional("maxReconsumeTimes", &H::max_reconsume_times),
-                           Optional("bname", &H::broker_name));
+    return std::make_tuple(
+        Required("producerGroup", &H::producer_group), Required("topic", &H::topic),
+        Required("defaultTopic", &H::default_topic),
+        Required("defaultTopicQueueNums", &H::default_topic_queue_nums),
+        Required("queueId", &H::queue_id), Required("sysFlag", &H::sys_flag),
+        Required("bornTimestamp", &H::born_timestamp), Required("flag", &H::flag),
+        Optional("properties", &H::properties), Optional("reconsumeTimes", &H::reconsume_times),
+        Optional("unitMode", &H::unit_mode), Optional("batch", &H::batch),
+        Optional("maxReconsumeTimes", &H::max_reconsume_times), Optional("bname", &H::broker_name));
   }
 };
 
@@ -57,15 +55,13 @@ struct SendMessageRequestHeader {
 struct SendMessageRequestHeaderV2 : SendMessageRequestHeader {
   static constexpr auto Fields() {
     using H = SendMessageRequestHeader;
-    return std::make_tuple(Required("a", &H::producer_group), Required("b", &H::topic),
-                           Required("c", &H::default_topic),
-                           Required("d", &H::default_topic_queue_nums),
-                           Required("e", &H::queue_id), Required("f", &H::sys_flag),
-                           Required("g", &H::born_timestamp), Required("h", &H::flag),
-                           Optional("i", &H::properties), Optional("j", &H::reconsume_times),
-                           Optional("k", &H::unit_mode),
-                           Optional("l", &H::max_reconsume_times), Optional("m", &H::batch),
-                           Optional("n", &H::broker_name));
+    return std::make_tuple(
+        Required("a", &H::producer_group), Required("b", &H::topic),
+        Required("c", &H::default_topic), Required("d", &H::default_topic_queue_nums),
+        Required("e", &H::queue_id), Required("f", &H::sys_flag), Required("g", &H::born_timestamp),
+        Required("h", &H::flag), Optional("i", &H::properties), Optional("j", &H::reconsume_times),
+        Optional("k", &H::unit_mode), Optional("l", &H::max_reconsume_times),
+        Optional("m", &H::batch), Optional("n", &H::broker_name));
   }
 };
 
@@ -86,11 +82,10 @@ struct SendMessageResponseHeader {
 
   static constexpr auto Fields() {
     using H = SendMessageResponseHeader;
-    return std::make_tuple(Required("msgId", &H::msg_id), Required("queueId", &H::queue_id),
-                           Required("queueOffset", &H::queue_offset),
-                           Optional("transactionId", &H::transaction_id),
-                           Optional("batchUniqId", &H::batch_uniq_id),
-                           Optional("recallHandle", &H::recall_handle));
+    return std::make_tuple(
+        Required("msgId", &H::msg_id), Required("queueId", &H::queue_id),
+        Required("queueOffset", &H::queue_offset), Optional("transactionId", &H::transaction_id),
+        Optional("batchUniqId", &H::batch_uniq_id), Optional("recallHandle", &H::recall_handle));
   }
 };
 
@@ -108,14 +103,13 @@ struct EndTransactionRequestHeader {
 
   static constexpr auto Fields() {
     using H = EndTransactionRequestHeader;
-    return std::make_tuple(Optional("topic", &H::topic),
-                           Required("producerGroup", &H::producer_group),
-                           Required("tranStateTableOffset", &H::tran_state_table_offset),
-                           Required("commitLogOffset", &H::commit_log_offset),
-                           Required("commitOrRollback", &H::commit_or_rollback),
-                           Optional("fromTransactionCheck", &H::from_transaction_check),
-                           Required("msgId", &H::msg_id),
-                           Optional("transactionId", &H::transaction_id));
+    return std::make_tuple(
+        Optional("topic", &H::topic), Required("producerGroup", &H::producer_group),
+        Required("tranStateTableOffset", &H::tran_state_table_offset),
+        Required("commitLogOffset", &H::commit_log_offset),
+        Required("commitOrRollback", &H::commit_or_rollback),
+        Optional("fromTransactionCheck", &H::from_transaction_check), Required("msgId", &H::msg_id),
+        Optional("transactionId", &H::transaction_id));
   }
 };
 
@@ -132,12 +126,11 @@ struct ConsumerSendMsgBackRequestHeader {
 
   static constexpr auto Fields() {
     using H = ConsumerSendMsgBackRequestHeader;
-    return std::make_tuple(Required("offset", &H::offset), Required("group", &H::group),
-                           Required("delayLevel", &H::delay_level),
-                           Optional("originMsgId", &H::origin_msg_id),
-                           Optional("originTopic", &H::origin_topic),
-                           Optional("unitMode", &H::unit_mode),
-                           Optional("maxReconsumeTimes", &H::max_reconsume_times));
+    return std::make_tuple(
+        Required("offset", &H::offset), Required("group", &H::group),
+        Required("delayLevel", &H::delay_level), Optional("originMsgId", &H::origin_msg_id),
+        Optional("originTopic", &H::origin_topic), Optional("unitMode", &H::unit_mode),
+        Optional("maxReconsumeTimes", &H::max_reconsume_times));
   }
 };
 

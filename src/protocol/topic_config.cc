@@ -141,7 +141,8 @@ Status ReadTopicConfigSerializeWrapper(const json::Value& v, std::string_view pa
     const std::string name(json::KeyOf(it->name));
     TopicConfig config;
     config.topic_name = name;  // the map key, unless the entry names itself
-    APOGEE_RETURN_IF_ERROR(ReadTopicConfig(it->value, Child(path, "topicConfigTable." + name), &config));
+    APOGEE_RETURN_IF_ERROR(
+        ReadTopicConfig(it->value, Child(path, "topicConfigTable." + name), &config));
     out->topic_config_table[name] = std::move(config);
   }
   return Status::OK();

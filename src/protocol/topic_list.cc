@@ -25,8 +25,10 @@ Result<TopicList> DecodeTopicList(std::string_view text) {
   rapidjson::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "TopicList", &doc));
   TopicList list;
-  APOGEE_RETURN_IF_ERROR(json::ReadOptionalString(doc, "brokerAddr", "TopicList", &list.broker_addr));
-  APOGEE_ASSIGN_OR_RETURN(const json::Value* topics, json::FindArray(doc, "topicList", "TopicList"));
+  APOGEE_RETURN_IF_ERROR(
+      json::ReadOptionalString(doc, "brokerAddr", "TopicList", &list.broker_addr));
+  APOGEE_ASSIGN_OR_RETURN(const json::Value* topics,
+                          json::FindArray(doc, "topicList", "TopicList"));
   if (topics != nullptr) {
     for (rapidjson::SizeType i = 0; i < topics->Size(); ++i) {
       APOGEE_ASSIGN_OR_RETURN(

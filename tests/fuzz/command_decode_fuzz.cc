@@ -32,8 +32,8 @@ RemotingCommand Reparse(const RemotingCommand& command) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto decoded = apogee::protocol::DecodeCommand(
-      std::string_view(reinterpret_cast<const char*>(data), size));
+  auto decoded =
+      apogee::protocol::DecodeCommand(std::string_view(reinterpret_cast<const char*>(data), size));
   if (!decoded.ok()) return 0;
   const RemotingCommand& command = *decoded;
 

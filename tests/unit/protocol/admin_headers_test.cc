@@ -7,10 +7,15 @@ namespace {
 
 TEST(AdminHeadersTest, CreateTopicAsMqadminSendsIt) {
   ExtFields f;
-  for (const auto& [k, v] :
-       {std::pair{"topic", "T"}, {"defaultTopic", "TBW102"}, {"readQueueNums", "8"},
-        {"writeQueueNums", "8"}, {"perm", "6"}, {"topicFilterType", "SINGLE_TAG"},
-        {"topicSysFlag", "0"}, {"order", "false"}, {"bname", "broker-a"}}) {
+  for (const auto& [k, v] : {std::pair{"topic", "T"},
+                             {"defaultTopic", "TBW102"},
+                             {"readQueueNums", "8"},
+                             {"writeQueueNums", "8"},
+                             {"perm", "6"},
+                             {"topicFilterType", "SINGLE_TAG"},
+                             {"topicSysFlag", "0"},
+                             {"order", "false"},
+                             {"bname", "broker-a"}}) {
     f.Set(k, v);
   }
   auto h = HeaderFromExtFields<CreateTopicRequestHeader>(f);

@@ -21,7 +21,8 @@ TEST(ConsumerHeadersTest, EveryConsumerRequestRealClientsMadeDecodes) {
     switch (r.command.code) {
       case request_code::kPullMessage: {
         ++pulls;
-        Result<PullMessageRequestHeader> h = DecodeCustomHeader<PullMessageRequestHeader>(r.command);
+        Result<PullMessageRequestHeader> h =
+            DecodeCustomHeader<PullMessageRequestHeader>(r.command);
         ASSERT_TRUE(h.ok()) << r.source << ": " << h.status().ToString();
         EXPECT_EQ(h->consumer_group, "G1") << r.source;
         EXPECT_EQ(h->topic, "TopicTest") << r.source;
@@ -73,11 +74,18 @@ TEST(ConsumerHeadersTest, PullResponseHeaderAsTheFactSheetShowsIt) {
 
 TEST(ConsumerHeadersTest, PullRequestFromGoWithEmptySubscription) {
   ExtFields f;
-  for (const auto& [k, v] :
-       {std::pair{"consumerGroup", "G"}, {"topic", "T"}, {"queueId", "1"}, {"queueOffset", "0"},
-        {"maxMsgNums", "32"}, {"sysFlag", "2"}, {"commitOffset", "0"},
-        {"suspendTimeoutMillis", "20000"}, {"subscription", ""}, {"subVersion", "0"},
-        {"expressionType", "TAG"}, {"bname", ""}}) {
+  for (const auto& [k, v] : {std::pair{"consumerGroup", "G"},
+                             {"topic", "T"},
+                             {"queueId", "1"},
+                             {"queueOffset", "0"},
+                             {"maxMsgNums", "32"},
+                             {"sysFlag", "2"},
+                             {"commitOffset", "0"},
+                             {"suspendTimeoutMillis", "20000"},
+                             {"subscription", ""},
+                             {"subVersion", "0"},
+                             {"expressionType", "TAG"},
+                             {"bname", ""}}) {
     f.Set(k, v);
   }
   auto h = HeaderFromExtFields<PullMessageRequestHeader>(f);

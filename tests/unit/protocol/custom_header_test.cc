@@ -22,11 +22,11 @@ struct SampleHeader {
 
   static constexpr auto Fields() {
     using H = SampleHeader;
-    return std::make_tuple(Required("name", &H::name), Required("count", &H::count),
-                           Required("offset", &H::offset), Required("flag", &H::flag),
-                           Optional("primitive", &H::primitive), Optional("note", &H::note),
-                           Optional("maybeInt", &H::maybe_int), Optional("maybeLong", &H::maybe_long),
-                           Optional("maybeBool", &H::maybe_bool));
+    return std::make_tuple(
+        Required("name", &H::name), Required("count", &H::count), Required("offset", &H::offset),
+        Required("flag", &H::flag), Optional("primitive", &H::primitive),
+        Optional("note", &H::note), Optional("maybeInt", &H::maybe_int),
+        Optional("maybeLong", &H::maybe_long), Optional("maybeBool", &H::maybe_bool));
   }
 };
 

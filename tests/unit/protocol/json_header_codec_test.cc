@@ -40,7 +40,8 @@ TEST(JsonHeaderCodecTest, CoercesScalarExtFieldsToJavaStrings) {
 }
 
 TEST(JsonHeaderCodecTest, AcceptsMissingOptionalMembersAndUnknownKeys) {
-  auto decoded = Decode(R"({"code":34,"language":"KLINGON","opaque":2,"x":{"y":[1,{"z":2}]},"w":[]})");
+  auto decoded =
+      Decode(R"({"code":34,"language":"KLINGON","opaque":2,"x":{"y":[1,{"z":2}]},"w":[]})");
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_EQ(decoded->code, 34);
   EXPECT_EQ(decoded->opaque, 2);
@@ -107,7 +108,8 @@ TEST(JsonHeaderCodecTest, RejectsBadShapesWithAReason) {
 }
 
 TEST(JsonHeaderCodecTest, DeepNestingInUnknownMemberDoesNotOverflowTheStack) {
-  std::string json = R"({"code":1,"deep":)" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  std::string json =
+      R"({"code":1,"deep":)" + std::string(100000, '[') + std::string(100000, ']') + "}";
   auto decoded = Decode(json);
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_EQ(decoded->code, 1);
@@ -124,10 +126,9 @@ TEST(JsonHeaderCodecTest, EncodesCompactSortedWithStringValues) {
   command.ext_fields.Set("quote\"\n", "\x01\x02");
   std::string out;
   EncodeJsonHeader(command, &out);
-  EXPECT_EQ(out,
-            R"({"code":19,"extFields":{"maxOffset":"42","quote\"\n":"\u0001\u0002"},"flag":1,)"
-            R"("language":"JAVA","opaque":1234,"remark":"OFFSET_OVERFLOW_ONE",)"
-            R"("serializeTypeCurrentRPC":"JSON","version":479})");
+  EXPECT_EQ(out, R"({"code":19,"extFields":{"maxOffset":"42","quote\"\n":"\u0001\u0002"},"flag":1,)"
+                 R"("language":"JAVA","opaque":1234,"remark":"OFFSET_OVERFLOW_ONE",)"
+                 R"("serializeTypeCurrentRPC":"JSON","version":479})");
 }
 
 TEST(JsonHeaderCodecTest, OmitsNullRemarkAndAbsentExtFields) {
@@ -136,8 +137,9 @@ TEST(JsonHeaderCodecTest, OmitsNullRemarkAndAbsentExtFields) {
   command.language = LanguageCode::kGo;
   std::string out;
   EncodeJsonHeader(command, &out);
-  EXPECT_EQ(out,
-            R"({"code":0,"flag":0,"language":"GO","opaque":0,"serializeTypeCurrentRPC":"JSON","version":0})");
+  EXPECT_EQ(
+      out,
+      R"({"code":0,"flag":0,"language":"GO","opaque":0,"serializeTypeCurrentRPC":"JSON","version":0})");
   command.has_ext_fields = true;
   out.clear();
   EncodeJsonHeader(command, &out);
@@ -190,7 +192,8 @@ std::string_view JsonTypeName(const rapidjson::Value& v) {
 }
 
 TEST_P(ClientRequestFixtureTest, EveryExtFieldDecodesToItsJavaString) {
-  const std::string path = std::string(APOGEE_SHARED_DIR) + "/fixtures/client-requests/" + GetParam();
+  const std::string path =
+      std::string(APOGEE_SHARED_DIR) + "/fixtures/client-requests/" + GetParam();
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   std::string line;
@@ -239,7 +242,8 @@ TEST_P(ClientRequestFixtureTest, EveryExtFieldDecodesToItsJavaString) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Clients, ClientRequestFixtureTest,
-                         ::testing::Values("ali-ons-3.12.0.jsonl", "rocketmq-client-cpp-1.2.jsonl"));
+                         ::testing::Values("ali-ons-3.12.0.jsonl",
+                                           "rocketmq-client-cpp-1.2.jsonl"));
 
 }  // namespace
 }  // namespace apogee::protocol

@@ -13,7 +13,8 @@ TEST(JsonUtilTest, QuoteBareKeysQuotesOnlyKeys) {
   EXPECT_EQ(QuoteBareKeys(R"({"a":[{x:1},{ y : -2}],"b":{}})"),
             R"({"a":[{"x":1},{ "y" : -2}],"b":{}})");
   // Array elements and values are never keys; escapes inside strings are kept.
-  EXPECT_EQ(QuoteBareKeys(R"({"k":[1,2,true],"s":"q\"{0:1}"})"), R"({"k":[1,2,true],"s":"q\"{0:1}"})");
+  EXPECT_EQ(QuoteBareKeys(R"({"k":[1,2,true],"s":"q\"{0:1}"})"),
+            R"({"k":[1,2,true],"s":"q\"{0:1}"})");
   EXPECT_EQ(QuoteBareKeys("[1,{2:3}]"), R"([1,{"2":3}])");
 }
 
@@ -34,9 +35,9 @@ TEST(JsonUtilTest, ParseObjectAcceptsFastjsonFormsAndNamesErrors) {
 
 TEST(JsonUtilTest, ReadersCoerceLikeFastjson) {
   rapidjson::Document doc;
-  ASSERT_TRUE(ParseObject(R"({"i":"12","j":7,"s":5,"b":"TRUE","c":0,"n":null,"bad":"x","o":{}})",
-                          "T", &doc)
-                  .ok());
+  ASSERT_TRUE(
+      ParseObject(R"({"i":"12","j":7,"s":5,"b":"TRUE","c":0,"n":null,"bad":"x","o":{}})", "T", &doc)
+          .ok());
   int32_t i = 0;
   ASSERT_TRUE(ReadInt32(doc, "i", "T", &i).ok());
   EXPECT_EQ(i, 12);
@@ -55,8 +56,10 @@ TEST(JsonUtilTest, ReadersCoerceLikeFastjson) {
   i = 99;
   ASSERT_TRUE(ReadInt32(doc, "n", "T", &i).ok());  // null = absent
   EXPECT_EQ(i, 99);
-  EXPECT_EQ(ReadInt32(doc, "missing", "T", &i, /*required=*/true).message(), "T.missing is missing");
-  EXPECT_EQ(ReadInt32(doc, "bad", "T", &i).message(), "T.bad: expected a 32-bit integer, got \"x\"");
+  EXPECT_EQ(ReadInt32(doc, "missing", "T", &i, /*required=*/true).message(),
+            "T.missing is missing");
+  EXPECT_EQ(ReadInt32(doc, "bad", "T", &i).message(),
+            "T.bad: expected a 32-bit integer, got \"x\"");
   EXPECT_EQ(ReadString(doc, "o", "T", &s).message(), "T.o: expected a string, got an object");
   EXPECT_FALSE(FindArray(doc, "o", "T").ok());
 }

@@ -41,10 +41,8 @@ TEST(NamesrvHeadersTest, RegisterBrokerAsJavaSendsIt) {
 }
 
 TEST(NamesrvHeadersTest, RegisterBrokerNeedsHaServerAddr) {
-  auto h = FromPairs<RegisterBrokerRequestHeader>({{"brokerName", "b"},
-                                                   {"brokerAddr", "a"},
-                                                   {"clusterName", "c"},
-                                                   {"brokerId", "1"}});
+  auto h = FromPairs<RegisterBrokerRequestHeader>(
+      {{"brokerName", "b"}, {"brokerAddr", "a"}, {"clusterName", "c"}, {"brokerId", "1"}});
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.status().message(), "the custom field haServerAddr is null");
 }
@@ -56,7 +54,8 @@ TEST(NamesrvHeadersTest, GetRouteInfoFromTheCppClient) {
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(h->topic, "TopicTest");
   EXPECT_FALSE(h->accept_standard_json_only.has_value());
-  auto std_only = FromPairs<GetRouteInfoRequestHeader>({{"topic", "T"}, {"acceptStandardJsonOnly", "true"}});
+  auto std_only =
+      FromPairs<GetRouteInfoRequestHeader>({{"topic", "T"}, {"acceptStandardJsonOnly", "true"}});
   ASSERT_TRUE(std_only.ok());
   EXPECT_EQ(std_only->accept_standard_json_only, true);
   EXPECT_EQ(FromPairs<GetRouteInfoRequestHeader>({}).status().message(),

@@ -39,7 +39,8 @@ TEST(RegisterBrokerBodyTest, JsonGoldenAndRoundTrip) {
   EXPECT_EQ(EncodeRegisterBrokerBody(body),
             R"({"filterServerList":[],"topicConfigSerializeWrapper":{"dataVersion":)"
             R"({"counter":1,"stateVersion":0,"timestamp":7},"topicConfigTable":{}}})");
-  Result<RegisterBrokerBody> back = DecodeRegisterBrokerBody(EncodeRegisterBrokerBody(SampleBody()));
+  Result<RegisterBrokerBody> back =
+      DecodeRegisterBrokerBody(EncodeRegisterBrokerBody(SampleBody()));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(*back, SampleBody());
 }
@@ -70,7 +71,8 @@ TEST(RegisterBrokerBodyTest, DecodesJava497CompressedLayout) {
   Result<RegisterBrokerBody> body = DecodeCompressedRegisterBrokerBody(Deflate(plain));
   ASSERT_TRUE(body.ok()) << body.status().ToString();
   EXPECT_EQ(body->topic_config_serialize_wrapper.data_version.counter, 2);
-  EXPECT_EQ(body->topic_config_serialize_wrapper.topic_config_table.at("TopicTest").write_queue_nums, 4);
+  EXPECT_EQ(
+      body->topic_config_serialize_wrapper.topic_config_table.at("TopicTest").write_queue_nums, 4);
 
   // A 5.x broker adds mappings; their pieces are skipped.
   w.PutU32(1);
@@ -80,8 +82,9 @@ TEST(RegisterBrokerBodyTest, DecodesJava497CompressedLayout) {
 }
 
 TEST(RegisterBrokerBodyTest, CompressedErrorsNameTheProblem) {
-  EXPECT_NE(DecodeCompressedRegisterBrokerBody("not zlib").status().message().find("not a zlib stream"),
-            std::string::npos);
+  EXPECT_NE(
+      DecodeCompressedRegisterBrokerBody("not zlib").status().message().find("not a zlib stream"),
+      std::string::npos);
   const std::string good = EncodeCompressedRegisterBrokerBody(SampleBody());
   EXPECT_NE(DecodeCompressedRegisterBrokerBody(good.substr(0, good.size() / 2))
                 .status()
@@ -92,19 +95,24 @@ TEST(RegisterBrokerBodyTest, CompressedErrorsNameTheProblem) {
   ByteWriter w(&plain);
   w.PutU32(1000);
   w.PutBytes("{}");
-  EXPECT_NE(DecodeCompressedRegisterBrokerBody(Deflate(plain)).status().message().find(
-                "DataVersion length 1000 exceeds"),
+  EXPECT_NE(DecodeCompressedRegisterBrokerBody(Deflate(plain))
+                .status()
+                .message()
+                .find("DataVersion length 1000 exceeds"),
             std::string::npos);
   plain.clear();
   w.PutU32(2);
   w.PutBytes("{}");
   w.PutU32(0x7FFFFFFF);
-  EXPECT_NE(DecodeCompressedRegisterBrokerBody(Deflate(plain)).status().message().find("bad topic count"),
-            std::string::npos);
+  EXPECT_NE(
+      DecodeCompressedRegisterBrokerBody(Deflate(plain)).status().message().find("bad topic count"),
+      std::string::npos);
   // A zlib bomb stops at the limit.
   const std::string zeros(1 << 20, '\0');
-  EXPECT_NE(DecodeCompressedRegisterBrokerBody(Deflate(zeros), 1000).status().message().find(
-                "inflates past 1000 bytes"),
+  EXPECT_NE(DecodeCompressedRegisterBrokerBody(Deflate(zeros), 1000)
+                .status()
+                .message()
+                .find("inflates past 1000 bytes"),
             std::string::npos);
 }
 
@@ -114,19 +122,22 @@ TEST(RegisterBrokerBodyTest, RequestBodyByVersionAndFlag) {
   EXPECT_TRUE(empty->topic_config_serialize_wrapper.topic_config_table.empty());
   EXPECT_EQ(empty->topic_config_serialize_wrapper.data_version, DataVersion{});
 
-  const std::string wrapper = EncodeTopicConfigSerializeWrapper(SampleBody().topic_config_serialize_wrapper);
+  const std::string wrapper =
+      EncodeTopicConfigSerializeWrapper(SampleBody().topic_config_serialize_wrapper);
   Result<RegisterBrokerBody> old = DecodeRegisterBrokerRequestBody(wrapper, false, 36);
   ASSERT_TRUE(old.ok());
   EXPECT_EQ(*old, SampleBody());
 
-  Result<RegisterBrokerBody> json = DecodeRegisterBrokerRequestBody(EncodeRegisterBrokerBody(SampleBody()), false, 37);
+  Result<RegisterBrokerBody> json =
+      DecodeRegisterBrokerRequestBody(EncodeRegisterBrokerBody(SampleBody()), false, 37);
   ASSERT_TRUE(json.ok());
   EXPECT_EQ(*json, SampleBody());
   Result<RegisterBrokerBody> zipped =
       DecodeRegisterBrokerRequestBody(EncodeCompressedRegisterBrokerBody(SampleBody()), true, 407);
   ASSERT_TRUE(zipped.ok());
   EXPECT_EQ(*zipped, SampleBody());
-  EXPECT_FALSE(DecodeRegisterBrokerRequestBody(EncodeRegisterBrokerBody(SampleBody()), true, 407).ok());
+  EXPECT_FALSE(
+      DecodeRegisterBrokerRequestBody(EncodeRegisterBrokerBody(SampleBody()), true, 407).ok());
 }
 
 TEST(RegisterBrokerBodyTest, ResultTravelsAsHeaderAndKVTableBody) {

@@ -29,8 +29,8 @@ std::string GoldenBinaryFrame() {
       0x00, 0x00, 0x00, 0x00,                          // flag
       0x00, 0x00, 0x00, 0x00,                          // no remark
       0x00, 0x00, 0x00, 0x14,                          // map block 20 bytes
-      0x00, 0x05, 't', 'o', 'p', 'i', 'c',
-      0x00, 0x00, 0x00, 0x09, 'T', 'o', 'p', 'i', 'c', 'T', 'e', 's', 't',
+      0x00, 0x05, 't',  'o',  'p',  'i',  'c',  0x00, 0x00, 0x00,
+      0x09, 'T',  'o',  'p',  'i',  'c',  'T',  'e',  's',  't',
   };
   return std::string(reinterpret_cast<const char*>(bytes), sizeof(bytes));
 }
@@ -106,7 +106,8 @@ TEST(RemotingCommandTest, FrameLengthCountsBodySegmentsButDoesNotCopyThem) {
   std::string out;
   EncodeCommand(command, &out);
   EXPECT_EQ(out.size(), 8 + kGoldenJsonHeader.size() + 2);
-  const uint32_t length = (uint32_t{static_cast<uint8_t>(out[2])} << 8) | static_cast<uint8_t>(out[3]);
+  const uint32_t length =
+      (uint32_t{static_cast<uint8_t>(out[2])} << 8) | static_cast<uint8_t>(out[3]);
   EXPECT_EQ(length, 4 + kGoldenJsonHeader.size() + 6);
   // The receiver sees the owned body followed by the segments.
   std::string received = out + "cdef";

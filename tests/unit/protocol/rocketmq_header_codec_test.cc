@@ -21,11 +21,11 @@ std::string Header(int32_t remark_length, std::string_view remark, int32_t map_l
                    std::string_view map) {
   std::string out;
   ByteWriter w(&out);
-  w.PutI16(-2);       // code
-  w.PutU8(9);         // GO
-  w.PutI16(317);      // version
-  w.PutI32(99);       // opaque
-  w.PutI32(3);        // flag
+  w.PutI16(-2);   // code
+  w.PutU8(9);     // GO
+  w.PutI16(317);  // version
+  w.PutI32(99);   // opaque
+  w.PutI32(3);    // flag
   w.PutI32(remark_length);
   w.PutBytes(remark);
   w.PutI32(map_length);
@@ -86,8 +86,16 @@ TEST(RocketMQHeaderCodecTest, RejectsEveryBadLength) {
       {Header(0, "", 100, entry), "extFields length 100 exceeds"},
       {Header(0, "", -4, ""), "extFields length -4"},
       {Header(0, "", 1, "x"), "truncated in extFields key length"},
-      {Header(0, "", 4, std::string("\x00\x09" "ab", 4)), "key length 9 exceeds the map block"},
-      {Header(0, "", 4, std::string("\xff\xff" "xx", 4)), "key length -1"},
+      {Header(0, "", 4,
+              std::string("\x00\x09"
+                          "ab",
+                          4)),
+       "key length 9 exceeds the map block"},
+      {Header(0, "", 4,
+              std::string("\xff\xff"
+                          "xx",
+                          4)),
+       "key length -1"},
       {Header(0, "", static_cast<int32_t>(entry.size() - 1), entry.substr(0, entry.size() - 1)),
        "extFields value length 5 exceeds"},
   };

@@ -40,11 +40,11 @@ TEST(RouteDataTest, DecodesBothGoldenForms) {
 }
 
 TEST(RouteDataTest, KeyStyleFollowsJavasRule) {
-  EXPECT_EQ(RouteMapKeyStyle(121, false), MapKeyStyle::kBareNumbers);   // ali-ons
-  EXPECT_EQ(RouteMapKeyStyle(317, false), MapKeyStyle::kBareNumbers);   // Go
+  EXPECT_EQ(RouteMapKeyStyle(121, false), MapKeyStyle::kBareNumbers);  // ali-ons
+  EXPECT_EQ(RouteMapKeyStyle(317, false), MapKeyStyle::kBareNumbers);  // Go
   EXPECT_EQ(RouteMapKeyStyle(400, false), MapKeyStyle::kBareNumbers);
-  EXPECT_EQ(RouteMapKeyStyle(401, false), MapKeyStyle::kQuoted);        // V4_9_4
-  EXPECT_EQ(RouteMapKeyStyle(63, true), MapKeyStyle::kQuoted);          // acceptStandardJsonOnly
+  EXPECT_EQ(RouteMapKeyStyle(401, false), MapKeyStyle::kQuoted);  // V4_9_4
+  EXPECT_EQ(RouteMapKeyStyle(63, true), MapKeyStyle::kQuoted);    // acceptStandardJsonOnly
 }
 
 TEST(RouteDataTest, RoundTripsOptionalParts) {
@@ -88,8 +88,9 @@ TEST(RouteDataTest, RejectsWrongShapesWithAPath) {
             "TopicRouteData.queueDatas: expected an array, got an object");
   EXPECT_EQ(DecodeTopicRouteData(R"({"queueDatas":[{"perm":"rw"}]})").status().message(),
             "TopicRouteData.queueDatas[0].perm: expected a 32-bit integer, got \"rw\"");
-  EXPECT_EQ(DecodeTopicRouteData(R"({"brokerDatas":[{"brokerAddrs":{master:"h"}}]})").status().message(),
-            "TopicRouteData.brokerDatas[0].brokerAddrs key: expected an integer, got \"master\"");
+  EXPECT_EQ(
+      DecodeTopicRouteData(R"({"brokerDatas":[{"brokerAddrs":{master:"h"}}]})").status().message(),
+      "TopicRouteData.brokerDatas[0].brokerAddrs key: expected an integer, got \"master\"");
   EXPECT_TRUE(DecodeTopicRouteData("not json").status().IsCorruption());
 }
 
@@ -98,10 +99,11 @@ TEST(RouteDataTest, ClusterInfoUsesBareKeysByDefault) {
   info.broker_addr_table["broker-a"] = SampleRoute().broker_datas[0];
   info.cluster_addr_table["DefaultCluster"] = {"broker-a"};
   const std::string text = EncodeClusterInfo(info);
-  EXPECT_EQ(text,
-            R"({"brokerAddrTable":{"broker-a":{"brokerAddrs":{0:"10.0.0.5:10911",1:"10.0.0.6:10911"},)"
-            R"("brokerName":"broker-a","cluster":"DefaultCluster","enableActingMaster":false}},)"
-            R"("clusterAddrTable":{"DefaultCluster":["broker-a"]}})");
+  EXPECT_EQ(
+      text,
+      R"({"brokerAddrTable":{"broker-a":{"brokerAddrs":{0:"10.0.0.5:10911",1:"10.0.0.6:10911"},)"
+      R"("brokerName":"broker-a","cluster":"DefaultCluster","enableActingMaster":false}},)"
+      R"("clusterAddrTable":{"DefaultCluster":["broker-a"]}})");
   Result<ClusterInfo> back = DecodeClusterInfo(text);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(*back, info);

@@ -12,7 +12,8 @@ TEST(SendHeadersTest, EverySendRealClientsMadeDecodes) {
   int v1 = 0;
   int v2 = 0;
   for (const auto& [source, request] : testing::LoadClientRequests()) {
-    if (request.code != request_code::kSendMessage && request.code != request_code::kSendMessageV2) {
+    if (request.code != request_code::kSendMessage &&
+        request.code != request_code::kSendMessageV2) {
       continue;
     }
     (request.code == request_code::kSendMessage ? v1 : v2)++;
@@ -37,9 +38,19 @@ TEST(SendHeadersTest, EverySendRealClientsMadeDecodes) {
 TEST(SendHeadersTest, V2KeysMapOntoTheV1Fields) {
   RemotingCommand request = RemotingCommand::MakeRequest(request_code::kSendBatchMessage);
   request.has_ext_fields = true;
-  for (const auto& [k, v] : {std::pair{"a", "PG"}, {"b", "T"}, {"c", "TBW102"}, {"d", "8"},
-                             {"e", "-1"}, {"f", "4"}, {"g", "1700000000001"}, {"h", "3"},
-                             {"i", "p"}, {"j", "2"}, {"k", "true"}, {"l", "16"}, {"m", "true"},
+  for (const auto& [k, v] : {std::pair{"a", "PG"},
+                             {"b", "T"},
+                             {"c", "TBW102"},
+                             {"d", "8"},
+                             {"e", "-1"},
+                             {"f", "4"},
+                             {"g", "1700000000001"},
+                             {"h", "3"},
+                             {"i", "p"},
+                             {"j", "2"},
+                             {"k", "true"},
+                             {"l", "16"},
+                             {"m", "true"},
                              {"n", "broker-a"}}) {
     request.ext_fields.Set(k, v);
   }
@@ -85,8 +96,8 @@ TEST(SendHeadersTest, EncodingV2WritesOneLetterKeys) {
 
 TEST(SendHeadersTest, ResponseHeaderCarriesWhatClientsRead) {
   SendMessageResponseHeader h{"0A00000100002A9F0000000000000000", 2, 42, "UNIQ", {}, {}};
-  RemotingCommand response = RemotingCommand::MakeResponse(
-      RemotingCommand::MakeRequest(request_code::kSendMessageV2), 0);
+  RemotingCommand response =
+      RemotingCommand::MakeResponse(RemotingCommand::MakeRequest(request_code::kSendMessageV2), 0);
   EncodeCustomHeader(h, &response);
   EXPECT_EQ(response.ext_fields.Get("msgId"), "0A00000100002A9F0000000000000000");
   EXPECT_EQ(response.ext_fields.Get("queueId"), "2");

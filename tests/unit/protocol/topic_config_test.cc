@@ -80,8 +80,8 @@ TEST(TopicConfigTest, WrapperRoundTripAndMapKeyFallback) {
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(*back, wrapper);
 
-  Result<TopicConfigSerializeWrapper> keyed =
-      DecodeTopicConfigSerializeWrapper(R"({"topicConfigTable":{"K":{"perm":2}},"mappingDataVersion":{}})");
+  Result<TopicConfigSerializeWrapper> keyed = DecodeTopicConfigSerializeWrapper(
+      R"({"topicConfigTable":{"K":{"perm":2}},"mappingDataVersion":{}})");
   ASSERT_TRUE(keyed.ok());
   EXPECT_EQ(keyed->topic_config_table.at("K").topic_name, "K");
   EXPECT_EQ(keyed->topic_config_table.at("K").perm, 2);
