@@ -65,9 +65,10 @@ struct SendMessageRequestHeaderV2 : SendMessageRequestHeader {
   }
 };
 
-// The send header of a SEND_MESSAGE / SEND_MESSAGE_V2 / SEND_BATCH_MESSAGE request, in the
-// key set its code uses (Java's SendMessageRequestHeader.parseRequestHeader: 310 and 320
-// carry V2 keys, everything else V1).
+// The send header of a SEND_MESSAGE / SEND_MESSAGE_V2 / SEND_BATCH_MESSAGE /
+// SEND_REPLY_MESSAGE(_V2) request, in the key set its code uses (Java's parseRequestHeader
+// in SendMessageProcessor and ReplyMessageProcessor: 310, 320 and 325 carry V2 keys,
+// everything else V1).
 Result<SendMessageRequestHeader> DecodeSendMessageRequestHeader(const RemotingCommand& request);
 
 // The answer to every send, also for codes 10/11/12. The broker adds MSG_REGION and
@@ -86,6 +87,38 @@ struct SendMessageResponseHeader {
         Required("msgId", &H::msg_id), Required("queueId", &H::queue_id),
         Required("queueOffset", &H::queue_offset), Optional("transactionId", &H::transaction_id),
         Optional("batchUniqId", &H::batch_uniq_id), Optional("recallHandle", &H::recall_handle));
+  }
+};
+
+// PUSH_REPLY_MESSAGE_TO_CLIENT (326): broker -> requesting producer, carrying a reply
+// message (request-reply, 4.6+). The body is the message body.
+struct ReplyMessageRequestHeader {
+  std::string producer_group;
+  std::string topic;
+  std::string default_topic;
+  int32_t default_topic_queue_nums = 0;
+  int32_t queue_id = 0;
+  int32_t sys_flag = 0;
+  int64_t born_timestamp = 0;
+  int32_t flag = 0;
+  std::optional<std::string> properties;
+  std::optional<int32_t> reconsume_times;
+  bool unit_mode = false;
+  std::string born_host;
+  std::string store_host;
+  int64_t store_timestamp = 0;
+
+  static constexpr auto Fields() {
+    using H = ReplyMessageRequestHeader;
+    return std::make_tuple(
+        Required("producerGroup", &H::producer_group), Required("topic", &H::topic),
+        Required("defaultTopic", &H::default_topic),
+        Required("defaultTopicQueueNums", &H::default_topic_queue_nums),
+        Required("queueId", &H::queue_id), Required("sysFlag", &H::sys_flag),
+        Required("bornTimestamp", &H::born_timestamp), Required("flag", &H::flag),
+        Optional("properties", &H::properties), Optional("reconsumeTimes", &H::reconsume_times),
+        Optional("unitMode", &H::unit_mode), Required("bornHost", &H::born_host),
+        Required("storeHost", &H::store_host), Required("storeTimestamp", &H::store_timestamp));
   }
 };
 

@@ -76,6 +76,36 @@ TEST(SendHeadersTest, V2KeysMapOntoTheV1Fields) {
             "the custom field producerGroup is null");
 }
 
+TEST(SendHeadersTest, ReplyCodesPickTheirKeySet) {
+  RemotingCommand request = RemotingCommand::MakeRequest(request_code::kSendReplyMessageV2);
+  SendMessageRequestHeaderV2 v2;
+  v2.producer_group = "PG";
+  v2.topic = "DefaultCluster_REPLY_TOPIC";
+  v2.default_topic = "TBW102";
+  EncodeCustomHeader(v2, &request);
+  Result<SendMessageRequestHeader> h = DecodeSendMessageRequestHeader(request);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  EXPECT_EQ(h->topic, "DefaultCluster_REPLY_TOPIC");
+  request.code = request_code::kSendReplyMessage;  // 324 carries V1 keys
+  EXPECT_FALSE(DecodeSendMessageRequestHeader(request).ok());
+
+  ReplyMessageRequestHeader push;
+  push.producer_group = "PG";
+  push.born_host = "10.0.0.7:50000";
+  push.store_host = "10.0.0.5:10911";
+  ExtFields f;
+  HeaderToExtFields(push, &f);
+  EXPECT_EQ(f.Get("storeTimestamp"), "0");
+  EXPECT_EQ(f.Get("unitMode"), "false");
+  EXPECT_FALSE(f.Has("properties"));
+  auto back = HeaderFromExtFields<ReplyMessageRequestHeader>(f);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->store_host, "10.0.0.5:10911");
+  f.Erase("bornHost");
+  EXPECT_EQ(HeaderFromExtFields<ReplyMessageRequestHeader>(f).status().message(),
+            "the custom field bornHost is null");
+}
+
 TEST(SendHeadersTest, EncodingV2WritesOneLetterKeys) {
   SendMessageRequestHeaderV2 h;
   h.producer_group = "PG";
