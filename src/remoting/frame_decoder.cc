@@ -49,6 +49,23 @@ Status FrameDecoder::CheckPrefix(std::string_view prefix) const {
   return Status::OK();
 }
 
+void FrameDecoder::Append(std::string_view bytes, size_t frame_size) {
+  // Grow with the bytes that actually arrived (doubling, capped at the frame size)
+  // rather than reserving the announced size up front: 8 bytes from a peer must not
+  // buy it a 16 MiB allocation.
+  size_t needed = buffer_.size() + bytes.size();
+  if (needed > buffer_.capacity()) {
+    size_t target = std::min(frame_size, std::max({needed, 2 * buffer_.capacity(), size_t{256}}));
+    // A fresh string: reserve() on a non-empty one may round up to twice the old
+    // capacity, past the frame size.
+    std::string grown;
+    grown.reserve(target);
+    grown.append(buffer_);
+    buffer_.swap(grown);
+  }
+  buffer_.append(bytes);
+}
+
 Status FrameDecoder::Feed(std::string_view data, const FrameCallback& on_frame) {
   if (!error_.ok()) return error_;
   while (!data.empty()) {
@@ -63,8 +80,7 @@ Status FrameDecoder::Feed(std::string_view data, const FrameCallback& on_frame) 
         data.remove_prefix(frame_size);
         continue;
       }
-      buffer_.reserve(frame_size);
-      buffer_.append(data);
+      Append(data, frame_size);
       return Status::OK();
     }
     // Slow path: complete the prefix first, then the rest of the frame.
@@ -75,11 +91,10 @@ Status FrameDecoder::Feed(std::string_view data, const FrameCallback& on_frame) 
       if (buffer_.size() < kPrefixSize) return Status::OK();
       Status prefix = CheckPrefix(buffer_);
       if (!prefix.ok()) return Fail(std::move(prefix));
-      buffer_.reserve(kFrameLengthFieldSize + ReadU32(buffer_.data()));
     }
     size_t frame_size = kFrameLengthFieldSize + ReadU32(buffer_.data());
     size_t take = std::min(frame_size - buffer_.size(), data.size());
-    buffer_.append(data.substr(0, take));
+    Append(data.substr(0, take), frame_size);
     data.remove_prefix(take);
     if (buffer_.size() < frame_size) return Status::OK();
     Status st = on_frame(std::string_view(buffer_).substr(kFrameLengthFieldSize));

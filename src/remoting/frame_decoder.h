@@ -4,7 +4,8 @@
 // Incremental: Feed() takes chunks of any size (one byte at a time works) and keeps a
 // partial frame between calls. Bounded: a frame's length L is checked against the limit
 // before anything is allocated for it, and the decoder never holds more than one frame
-// (at most max_frame_length bytes). It also rejects, as soon as the 8 prefix bytes are
+// (at most max_frame_length bytes), and memory grows with the bytes received, not with
+// the length a peer announces. It also rejects, as soon as the 8 prefix bytes are
 // in, a frame too short for its header word and a header length past the frame end,
 // so a bad peer is dropped before its body is buffered.
 //
@@ -43,6 +44,7 @@ class FrameDecoder {
 
   // Bytes held for the frame in progress (for tests and metrics).
   size_t buffered() const { return buffer_.size(); }
+  size_t buffer_capacity() const { return buffer_.capacity(); }
   bool failed() const { return !error_.ok(); }
   uint32_t max_frame_length() const { return max_frame_length_; }
 
@@ -50,9 +52,11 @@ class FrameDecoder {
   // Validates the 8-byte prefix (L and the header word) of a frame.
   Status CheckPrefix(std::string_view prefix) const;
   Status Fail(Status status);
+  // Appends bytes of a frame of `frame_size` bytes, never reserving past that size.
+  void Append(std::string_view bytes, size_t frame_size);
 
   uint32_t max_frame_length_;
-  // The partial frame, prefix included. Reserved to the exact frame size once L is known.
+  // The partial frame, prefix included; its capacity never exceeds the frame's size.
   std::string buffer_;
   Status error_;
 };

@@ -167,6 +167,24 @@ TEST(FrameDecoderTest, BuffersAtMostOneFrame) {
   EXPECT_EQ(c.frames.size(), 1u);
 }
 
+TEST(FrameDecoderTest, AnnouncedLengthDoesNotBuyMemory) {
+  FrameDecoder decoder;  // 16 MiB
+  Collector c;
+  // A legal 16 MiB frame announced, 100 bytes sent: memory follows the bytes.
+  std::string start = Prefix(16 * 1024 * 1024 - 4, 2) + std::string(92, 'h');
+  ASSERT_TRUE(decoder.Feed(start, c.callback()).ok());
+  EXPECT_EQ(decoder.buffered(), 100u);
+  EXPECT_LT(decoder.buffer_capacity(), 4096u);
+  // Growth is capped at the frame size.
+  FrameDecoder small(1024);
+  std::string frame = Frame("{}", std::string(990, 'b'));
+  for (size_t pos = 0; pos + 1 < frame.size(); pos += 100) {
+    ASSERT_TRUE(small.Feed(std::string_view(frame).substr(pos, std::min<size_t>(100, frame.size() - 1 - pos)),
+                           c.callback()).ok());
+    EXPECT_LE(small.buffer_capacity(), std::max<size_t>(frame.size(), 256));
+  }
+}
+
 TEST(FrameDecoderTest, CallbackErrorStopsDecoding) {
   FrameDecoder decoder;
   int calls = 0;
