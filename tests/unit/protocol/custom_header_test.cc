@@ -3,7 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <set>
 #include <string>
+
+#include "protocol/admin_headers.h"
+#include "protocol/client_headers.h"
+#include "protocol/consumer_headers.h"
+#include "protocol/namesrv_headers.h"
+#include "protocol/send_headers.h"
 
 namespace apogee::protocol {
 namespace {
@@ -175,6 +182,173 @@ TEST(CustomHeaderTest, JavaIntegerParsing) {
   EXPECT_FALSE(ParseJavaInt("0x10").has_value());
   EXPECT_EQ(ParseJavaLong("1795947434518"), 1795947434518);
   EXPECT_FALSE(ParseJavaLong("9223372036854775808").has_value());
+}
+
+// Every declared header, every field set to a value that differs from its default, must
+// come back unchanged through a real frame in both header serializations: the one field
+// list is all either codec needs. Also catches a key declared twice in one list.
+template <typename T>
+void SampleValue(std::string_view key, T* out) {
+  if constexpr (IsOptional<T>::value) {
+    typename T::value_type v{};
+    SampleValue(key, &v);
+    *out = v;
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    *out = std::string(key) + "-value";
+  } else if constexpr (std::is_same_v<T, bool>) {
+    *out = !*out;
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    *out = -1000 - static_cast<int32_t>(key.size());
+  } else {
+    *out = (int64_t{1} << 40) + static_cast<int64_t>(key.size());
+  }
+}
+
+template <typename H>
+void ExpectSurvivesBothSerializations(const char* name) {
+  H header{};
+  size_t field_count = 0;
+  std::set<std::string_view> keys;
+  std::apply(
+      [&](const auto&... field) {
+        ((SampleValue(field.key, &(header.*field.member)), ++field_count, keys.insert(field.key)),
+         ...);
+      },
+      H::Fields());
+  EXPECT_EQ(keys.size(), field_count) << name << " declares a key twice";
+
+  for (SerializeType type : {SerializeType::kJson, SerializeType::kRocketMQ}) {
+    RemotingCommand command = RemotingCommand::MakeRequest(1);
+    command.serialize_type = type;
+    EncodeCustomHeader(header, &command);
+    EXPECT_EQ(command.ext_fields.size(), field_count) << name;
+    std::string frame;
+    EncodeCommand(command, &frame);
+    Result<RemotingCommand> decoded = DecodeCommand(std::string_view(frame).substr(4));
+    ASSERT_TRUE(decoded.ok()) << name << ": " << decoded.status().ToString();
+    Result<H> back = DecodeCustomHeader<H>(*decoded);
+    ASSERT_TRUE(back.ok()) << name << ": " << back.status().ToString();
+    auto expect_same = [&](const auto& field) {
+      EXPECT_EQ((*back).*field.member, header.*field.member) << name << "." << field.key;
+    };
+    std::apply([&](const auto&... field) { (expect_same(field), ...); }, H::Fields());
+  }
+}
+
+TEST(CustomHeaderTest, EveryDeclaredHeaderSurvivesBothSerializations) {
+  ExpectSurvivesBothSerializations<RegisterBrokerRequestHeader>("RegisterBrokerRequestHeader");
+  ExpectSurvivesBothSerializations<RegisterBrokerResponseHeader>("RegisterBrokerResponseHeader");
+  ExpectSurvivesBothSerializations<UnRegisterBrokerRequestHeader>("UnRegisterBrokerRequestHeader");
+  ExpectSurvivesBothSerializations<GetRouteInfoRequestHeader>("GetRouteInfoRequestHeader");
+  ExpectSurvivesBothSerializations<PutKVConfigRequestHeader>("PutKVConfigRequestHeader");
+  ExpectSurvivesBothSerializations<GetKVConfigRequestHeader>("GetKVConfigRequestHeader");
+  ExpectSurvivesBothSerializations<GetKVConfigResponseHeader>("GetKVConfigResponseHeader");
+  ExpectSurvivesBothSerializations<DeleteKVConfigRequestHeader>("DeleteKVConfigRequestHeader");
+  ExpectSurvivesBothSerializations<GetKVListByNamespaceRequestHeader>(
+      "GetKVListByNamespaceRequestHeader");
+  ExpectSurvivesBothSerializations<QueryDataVersionRequestHeader>("QueryDataVersionRequestHeader");
+  ExpectSurvivesBothSerializations<QueryDataVersionResponseHeader>(
+      "QueryDataVersionResponseHeader");
+  ExpectSurvivesBothSerializations<BrokerHeartbeatRequestHeader>("BrokerHeartbeatRequestHeader");
+  ExpectSurvivesBothSerializations<GetTopicsByClusterRequestHeader>(
+      "GetTopicsByClusterRequestHeader");
+  ExpectSurvivesBothSerializations<DeleteTopicFromNamesrvRequestHeader>(
+      "DeleteTopicFromNamesrvRequestHeader");
+  ExpectSurvivesBothSerializations<RegisterTopicRequestHeader>("RegisterTopicRequestHeader");
+  ExpectSurvivesBothSerializations<WipeWritePermOfBrokerRequestHeader>(
+      "WipeWritePermOfBrokerRequestHeader");
+  ExpectSurvivesBothSerializations<WipeWritePermOfBrokerResponseHeader>(
+      "WipeWritePermOfBrokerResponseHeader");
+  ExpectSurvivesBothSerializations<AddWritePermOfBrokerRequestHeader>(
+      "AddWritePermOfBrokerRequestHeader");
+  ExpectSurvivesBothSerializations<AddWritePermOfBrokerResponseHeader>(
+      "AddWritePermOfBrokerResponseHeader");
+  ExpectSurvivesBothSerializations<GetBrokerMemberGroupRequestHeader>(
+      "GetBrokerMemberGroupRequestHeader");
+  ExpectSurvivesBothSerializations<SendMessageRequestHeader>("SendMessageRequestHeader");
+  ExpectSurvivesBothSerializations<SendMessageRequestHeaderV2>("SendMessageRequestHeaderV2");
+  ExpectSurvivesBothSerializations<SendMessageResponseHeader>("SendMessageResponseHeader");
+  ExpectSurvivesBothSerializations<ReplyMessageRequestHeader>("ReplyMessageRequestHeader");
+  ExpectSurvivesBothSerializations<EndTransactionRequestHeader>("EndTransactionRequestHeader");
+  ExpectSurvivesBothSerializations<ConsumerSendMsgBackRequestHeader>(
+      "ConsumerSendMsgBackRequestHeader");
+  ExpectSurvivesBothSerializations<RecallMessageRequestHeader>("RecallMessageRequestHeader");
+  ExpectSurvivesBothSerializations<RecallMessageResponseHeader>("RecallMessageResponseHeader");
+  ExpectSurvivesBothSerializations<PullMessageRequestHeader>("PullMessageRequestHeader");
+  ExpectSurvivesBothSerializations<PullMessageResponseHeader>("PullMessageResponseHeader");
+  ExpectSurvivesBothSerializations<QueryConsumerOffsetRequestHeader>(
+      "QueryConsumerOffsetRequestHeader");
+  ExpectSurvivesBothSerializations<QueryConsumerOffsetResponseHeader>(
+      "QueryConsumerOffsetResponseHeader");
+  ExpectSurvivesBothSerializations<UpdateConsumerOffsetRequestHeader>(
+      "UpdateConsumerOffsetRequestHeader");
+  ExpectSurvivesBothSerializations<GetConsumerListByGroupRequestHeader>(
+      "GetConsumerListByGroupRequestHeader");
+  ExpectSurvivesBothSerializations<SearchOffsetRequestHeader>("SearchOffsetRequestHeader");
+  ExpectSurvivesBothSerializations<SearchOffsetResponseHeader>("SearchOffsetResponseHeader");
+  ExpectSurvivesBothSerializations<GetMaxOffsetRequestHeader>("GetMaxOffsetRequestHeader");
+  ExpectSurvivesBothSerializations<GetMaxOffsetResponseHeader>("GetMaxOffsetResponseHeader");
+  ExpectSurvivesBothSerializations<GetMinOffsetRequestHeader>("GetMinOffsetRequestHeader");
+  ExpectSurvivesBothSerializations<GetMinOffsetResponseHeader>("GetMinOffsetResponseHeader");
+  ExpectSurvivesBothSerializations<GetEarliestMsgStoretimeRequestHeader>(
+      "GetEarliestMsgStoretimeRequestHeader");
+  ExpectSurvivesBothSerializations<GetEarliestMsgStoretimeResponseHeader>(
+      "GetEarliestMsgStoretimeResponseHeader");
+  ExpectSurvivesBothSerializations<ViewMessageRequestHeader>("ViewMessageRequestHeader");
+  ExpectSurvivesBothSerializations<QueryMessageRequestHeader>("QueryMessageRequestHeader");
+  ExpectSurvivesBothSerializations<QueryMessageResponseHeader>("QueryMessageResponseHeader");
+  ExpectSurvivesBothSerializations<UnregisterClientRequestHeader>("UnregisterClientRequestHeader");
+  ExpectSurvivesBothSerializations<NotifyConsumerIdsChangedRequestHeader>(
+      "NotifyConsumerIdsChangedRequestHeader");
+  ExpectSurvivesBothSerializations<CheckTransactionStateRequestHeader>(
+      "CheckTransactionStateRequestHeader");
+  ExpectSurvivesBothSerializations<ResetOffsetRequestHeader>("ResetOffsetRequestHeader");
+  ExpectSurvivesBothSerializations<GetConsumerRunningInfoRequestHeader>(
+      "GetConsumerRunningInfoRequestHeader");
+  ExpectSurvivesBothSerializations<ConsumeMessageDirectlyResultRequestHeader>(
+      "ConsumeMessageDirectlyResultRequestHeader");
+  ExpectSurvivesBothSerializations<GetConsumerStatusRequestHeader>(
+      "GetConsumerStatusRequestHeader");
+  ExpectSurvivesBothSerializations<CreateTopicRequestHeader>("CreateTopicRequestHeader");
+  ExpectSurvivesBothSerializations<DeleteTopicRequestHeader>("DeleteTopicRequestHeader");
+  ExpectSurvivesBothSerializations<GetAllTopicConfigRequestHeader>(
+      "GetAllTopicConfigRequestHeader");
+  ExpectSurvivesBothSerializations<GetAllTopicConfigResponseHeader>(
+      "GetAllTopicConfigResponseHeader");
+  ExpectSurvivesBothSerializations<GetBrokerConfigResponseHeader>("GetBrokerConfigResponseHeader");
+  ExpectSurvivesBothSerializations<GetAllSubscriptionGroupRequestHeader>(
+      "GetAllSubscriptionGroupRequestHeader");
+  ExpectSurvivesBothSerializations<GetAllSubscriptionGroupResponseHeader>(
+      "GetAllSubscriptionGroupResponseHeader");
+  ExpectSurvivesBothSerializations<DeleteSubscriptionGroupRequestHeader>(
+      "DeleteSubscriptionGroupRequestHeader");
+  ExpectSurvivesBothSerializations<GetSubscriptionGroupConfigRequestHeader>(
+      "GetSubscriptionGroupConfigRequestHeader");
+  ExpectSurvivesBothSerializations<GetTopicStatsInfoRequestHeader>(
+      "GetTopicStatsInfoRequestHeader");
+  ExpectSurvivesBothSerializations<GetConsumeStatsRequestHeader>("GetConsumeStatsRequestHeader");
+  ExpectSurvivesBothSerializations<GetConsumerConnectionListRequestHeader>(
+      "GetConsumerConnectionListRequestHeader");
+  ExpectSurvivesBothSerializations<GetProducerConnectionListRequestHeader>(
+      "GetProducerConnectionListRequestHeader");
+  ExpectSurvivesBothSerializations<QueryTopicConsumeByWhoRequestHeader>(
+      "QueryTopicConsumeByWhoRequestHeader");
+  ExpectSurvivesBothSerializations<QueryConsumeTimeSpanRequestHeader>(
+      "QueryConsumeTimeSpanRequestHeader");
+  ExpectSurvivesBothSerializations<QueryCorrectionOffsetHeader>("QueryCorrectionOffsetHeader");
+  ExpectSurvivesBothSerializations<ViewBrokerStatsDataRequestHeader>(
+      "ViewBrokerStatsDataRequestHeader");
+  ExpectSurvivesBothSerializations<GetConsumeStatsInBrokerHeader>("GetConsumeStatsInBrokerHeader");
+  ExpectSurvivesBothSerializations<QueryConsumeQueueRequestHeader>(
+      "QueryConsumeQueueRequestHeader");
+  ExpectSurvivesBothSerializations<QueryTopicsByConsumerRequestHeader>(
+      "QueryTopicsByConsumerRequestHeader");
+  ExpectSurvivesBothSerializations<QuerySubscriptionByConsumerRequestHeader>(
+      "QuerySubscriptionByConsumerRequestHeader");
+  ExpectSurvivesBothSerializations<GetTopicConfigRequestHeader>("GetTopicConfigRequestHeader");
+  ExpectSurvivesBothSerializations<ResumeCheckHalfMessageRequestHeader>(
+      "ResumeCheckHalfMessageRequestHeader");
+  ExpectSurvivesBothSerializations<CloneGroupOffsetRequestHeader>("CloneGroupOffsetRequestHeader");
 }
 
 }  // namespace
