@@ -10,6 +10,7 @@
 #include "protocol/client_headers.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/namesrv_headers.h"
+#include "protocol/pop_headers.h"
 #include "protocol/send_headers.h"
 
 namespace apogee::protocol {
@@ -349,6 +350,15 @@ TEST(CustomHeaderTest, EveryDeclaredHeaderSurvivesBothSerializations) {
   ExpectSurvivesBothSerializations<ResumeCheckHalfMessageRequestHeader>(
       "ResumeCheckHalfMessageRequestHeader");
   ExpectSurvivesBothSerializations<CloneGroupOffsetRequestHeader>("CloneGroupOffsetRequestHeader");
+  ExpectSurvivesBothSerializations<PopMessageRequestHeader>("PopMessageRequestHeader");
+  ExpectSurvivesBothSerializations<PopMessageResponseHeader>("PopMessageResponseHeader");
+  ExpectSurvivesBothSerializations<AckMessageRequestHeader>("AckMessageRequestHeader");
+  ExpectSurvivesBothSerializations<ChangeInvisibleTimeRequestHeader>(
+      "ChangeInvisibleTimeRequestHeader");
+  ExpectSurvivesBothSerializations<ChangeInvisibleTimeResponseHeader>(
+      "ChangeInvisibleTimeResponseHeader");
+  ExpectSurvivesBothSerializations<NotificationRequestHeader>("NotificationRequestHeader");
+  ExpectSurvivesBothSerializations<NotificationResponseHeader>("NotificationResponseHeader");
 }
 
 }  // namespace
