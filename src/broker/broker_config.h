@@ -96,6 +96,9 @@ struct BrokerSettings {
   int32_t server_selector_threads = 3;
   int32_t server_channel_max_idle_time_seconds = 120;
 
+  // ---- Apogee: the NameServer `mqbroker --with-namesrv` embeds ----
+  int32_t namesrv_listen_port = 9876;
+
   // ---- MessageStoreConfig keys the store module does not own (HA, schedule) ----
   int32_t ha_listen_port = 10912;  // always listenPort + 1, as 4.9.8 (see EffectiveHaListenPort)
   std::string ha_master_address;

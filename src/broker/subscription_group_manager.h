@@ -111,6 +111,8 @@ class SubscriptionGroupManager {
   const BrokerConfig* config_;
   const Clock* clock_;
   std::unique_ptr<ConfigFile> file_;
+  // Serializes Encode + write, so the last write always carries the newest table.
+  std::mutex persist_mu_;
   mutable std::mutex mu_;
   std::map<std::string, SubscriptionGroupConfig, std::less<>> table_;  // guarded by mu_
   protocol::DataVersion data_version_;                                 // guarded by mu_

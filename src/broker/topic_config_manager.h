@@ -51,6 +51,10 @@ inline constexpr std::string_view kRetryGroupTopicPrefix = "%RETRY%";
 inline constexpr std::string_view kDlqGroupTopicPrefix = "%DLQ%";
 inline constexpr int32_t kScheduleTopicQueueNums = 18;
 inline constexpr size_t kTopicMaxLength = 127;
+// Retry and DLQ topics carry a group name, so they may be longer.
+inline constexpr size_t kGroupTopicMaxLength = 255;
+// Upper bound of read/write queue numbers accepted from UPDATE_AND_CREATE_TOPIC.
+inline constexpr int32_t kMaxQueueNums = 65535;
 // The KV namespace the NameServer answers registration with (order topic configs).
 inline constexpr std::string_view kOrderTopicConfigNamespace = "ORDER_TOPIC_CONFIG";
 
@@ -136,6 +140,8 @@ class TopicConfigManager {
   const BrokerConfig* config_;
   const Clock* clock_;
   std::unique_ptr<ConfigFile> file_;
+  // Serializes Encode + write, so the last write always carries the newest table.
+  std::mutex persist_mu_;
   mutable std::mutex mu_;
   std::map<std::string, protocol::TopicConfig, std::less<>> table_;  // guarded by mu_
   protocol::DataVersion data_version_;                               // guarded by mu_
