@@ -129,6 +129,99 @@ PutResult CommitLog::Append(message::RecordFields f) {
   return Refuse(PutStatus::kUnknownError);  // unreachable: a fresh file always fits
 }
 
+PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
+  auto log = GetLogger("store");
+  if (batch.empty()) return Refuse(PutStatus::kMessageIllegal);
+  const std::string_view topic = batch.front().topic;
+  const int32_t queue_id = batch.front().queue_id;
+  if (topic.empty() || topic.size() > message::kMaxTopicLengthV1) {
+    return Refuse(PutStatus::kMessageIllegal);
+  }
+  int64_t total = 0;
+  int64_t bodies = 0;
+  std::vector<int64_t> sizes;
+  sizes.reserve(batch.size());
+  for (message::RecordFields& f : batch) {
+    if (f.topic != topic || f.queue_id != queue_id) {
+      log->warn("batch refused: messages for {}-{} and {}-{} mixed", topic, queue_id, f.topic,
+                f.queue_id);
+      return Refuse(PutStatus::kMessageIllegal);
+    }
+    if ((f.sys_flag & message::kTransactionTypeMask) != message::kTransactionNotType) {
+      log->warn("batch refused: transactional messages cannot be batched");
+      return Refuse(PutStatus::kMessageIllegal);
+    }
+    if (f.properties.size() > message::kMaxPropertiesLength) {
+      return Refuse(PutStatus::kPropertiesSizeExceeded);
+    }
+    Result<size_t> size = message::RecordSize(f);
+    if (!size.ok()) {
+      log->warn("batch refused: {}", size.status().ToString());
+      return Refuse(PutStatus::kMessageIllegal);
+    }
+    bodies += static_cast<int64_t>(f.body.size());
+    sizes.push_back(static_cast<int64_t>(*size));
+    total += static_cast<int64_t>(*size);
+    if (!f.body_crc) f.body_crc = Crc32Masked(f.body.data(), f.body.size());
+  }
+  if (bodies > config_.max_message_size ||
+      total + kEndFileMinBlankLength > files_.file_size()) {
+    log->warn("batch refused: {} bytes of bodies ({} of records); maxMessageSize is {}", bodies,
+              total, config_.max_message_size);
+    return Refuse(PutStatus::kMessageIllegal);
+  }
+  QueueKey key(topic, queue_id);
+
+  std::lock_guard<std::mutex> lock(put_mu_);
+  const int64_t now = clock_->NowMillis();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Result<std::shared_ptr<MappedFile>> file_or = files_.LastFileOrCreate(0);
+    if (!file_or.ok()) {
+      log->error("cannot create a CommitLog file: {}", file_or.status().ToString());
+      return Refuse(PutStatus::kCreateMappedFileFailed);
+    }
+    MappedFile& file = **file_or;
+    const int64_t start = file.wrote_position();
+    const int64_t remaining = file.file_size() - start;
+    if (total + kEndFileMinBlankLength > remaining) {
+      message::EncodeBlank(file.data() + start, static_cast<int32_t>(remaining));
+      file.set_wrote_position(file.file_size());
+      continue;
+    }
+    auto it = queue_table_.find(key.view());
+    if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key.view()), 0).first;
+    const int64_t first_queue_offset = it->second;
+    int64_t pos = start;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      message::RecordFields& f = batch[i];
+      f.queue_offset = first_queue_offset + static_cast<int64_t>(i);
+      f.physical_offset = file.start_offset() + pos;
+      f.store_timestamp = now;
+      Result<size_t> wrote = message::EncodeRecord(f, file.data() + pos,
+                                                   static_cast<size_t>(file.file_size() - pos));
+      if (!wrote.ok()) {
+        log->error("encoding a batch record failed after validation: {}",
+                   wrote.status().ToString());
+        return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
+      }
+      pos += sizes[i];
+    }
+    // Published at once: readers never see half a batch.
+    file.set_wrote_position(pos);
+    it->second += static_cast<int64_t>(batch.size());
+    last_store_timestamp_.store(now, std::memory_order_relaxed);
+    PutResult r;
+    r.status = PutStatus::kPutOk;
+    r.wrote_offset = PhyOffset(file.start_offset() + start);
+    r.wrote_bytes = static_cast<int32_t>(total);
+    r.queue_offset = QueueOffset(first_queue_offset);
+    r.msg_num = static_cast<int32_t>(batch.size());
+    r.store_timestamp = now;
+    return r;
+  }
+  return Refuse(PutStatus::kUnknownError);
+}
+
 Status CommitLog::AppendRaw(int64_t offset, std::string_view data) {
   std::lock_guard<std::mutex> lock(put_mu_);
   int64_t max = files_.MaxOffset();

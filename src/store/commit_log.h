@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/status.h"
@@ -67,6 +68,11 @@ class CommitLog {
   // PROPERTIES_SIZE_EXCEEDED). Returns as soon as the bytes are in mapped memory; the flush
   // policy is the caller's.
   PutResult Append(message::RecordFields fields);
+  // Appends a batch (SEND_BATCH_MESSAGE) as one unit: every message must have the same topic
+  // and queue; they get consecutive queue offsets and are written back to back into one file
+  // (a batch that does not fit goes whole to the next file). The bodies together may not
+  // exceed maxMessageSize. The result describes the whole batch.
+  PutResult AppendBatch(std::vector<message::RecordFields> batch);
 
   // Slave/HA: writes raw CommitLog bytes at `offset`, which must equal MaxOffset(). Bytes
   // map 1:1 to files; a chunk may cross a file boundary.

@@ -366,6 +366,21 @@ void MessageStore::PutMessage(message::RecordFields fields, bool wait_store_msg_
   CompletePut(result, wait_store_msg_ok, std::move(done));
 }
 
+void MessageStore::PutMessages(std::vector<message::RecordFields> batch, bool wait_store_msg_ok,
+                               PutCallback done) {
+  if (config_.role() == BrokerRole::kSlave || !writable()) {
+    done(Refused(PutStatus::kServiceNotAvailable));
+    return;
+  }
+  PutResult result = commit_log_->AppendBatch(std::move(batch));
+  if (result.status != PutStatus::kPutOk) {
+    if (result.status == PutStatus::kCreateMappedFileFailed) (void)CheckDiskSpace();
+    done(result);
+    return;
+  }
+  CompletePut(result, wait_store_msg_ok, std::move(done));
+}
+
 std::future<PutResult> MessageStore::PutMessage(message::RecordFields fields,
                                                 bool wait_store_msg_ok) {
   auto promise = std::make_shared<std::promise<PutResult>>();

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/status.h"
@@ -92,6 +93,10 @@ class MessageStore : public ReplicationStore {
   // store timestamp are assigned by the store. `done` runs exactly once, possibly on the
   // calling thread (refusals, ASYNC_FLUSH) or on a store thread (SYNC_FLUSH, replicas).
   void PutMessage(message::RecordFields fields, bool wait_store_msg_ok, PutCallback done);
+  // Stores a batch (one topic and queue, consecutive queue offsets, one unit on disk; see
+  // CommitLog::AppendBatch). `done` gets the first offsets and msg_num.
+  void PutMessages(std::vector<message::RecordFields> batch, bool wait_store_msg_ok,
+                   PutCallback done);
   // The same, as a future (tools and tests).
   std::future<PutResult> PutMessage(message::RecordFields fields, bool wait_store_msg_ok = true);
 

@@ -223,3 +223,50 @@ TEST_F(CommitLogTest, DeleteExpiredFilesKeepsTheNewest) {
 
 }  // namespace
 }  // namespace apogee::store
+
+namespace apogee::store {
+namespace {
+
+TEST_F(CommitLogTest, BatchIsOneUnitWithConsecutiveOffsets) {
+  auto cl = Open();
+  TestMessage first("T", 2, "single");
+  cl->Append(first.fields);
+  std::vector<TestMessage> owners;
+  for (int i = 0; i < 5; ++i) owners.emplace_back("T", 2, "b" + std::to_string(i));
+  std::vector<message::RecordFields> batch;
+  for (auto& m : owners) batch.push_back(m.fields);
+  PutResult r = cl->AppendBatch(batch);
+  ASSERT_EQ(r.status, PutStatus::kPutOk);
+  EXPECT_EQ(r.msg_num, 5);
+  EXPECT_EQ(r.queue_offset.value(), 1);
+  EXPECT_EQ(cl->GetQueueOffset("T", 2), 6);
+  int64_t offset = r.wrote_offset.value();
+  for (int i = 0; i < 5; ++i) {
+    auto d = Decode(*cl, offset);
+    ASSERT_EQ(d.status, message::RecordStatus::kMessage);
+    EXPECT_EQ(d.record.queue_offset, 1 + i);
+    EXPECT_EQ(d.record.body, "b" + std::to_string(i));
+    offset += static_cast<int64_t>(d.size);
+  }
+  EXPECT_EQ(offset, r.wrote_offset.value() + r.wrote_bytes);
+  // Mixed queues and oversized batches are refused whole.
+  batch[3].queue_id = 1;
+  EXPECT_EQ(cl->AppendBatch(batch).status, PutStatus::kMessageIllegal);
+  EXPECT_EQ(cl->MaxOffset(), offset);
+}
+
+TEST_F(CommitLogTest, BatchThatDoesNotFitMovesWholeToTheNextFile) {
+  auto cl = Open();
+  TestMessage filler("T", 0, std::string(60000, 'f'));
+  cl->Append(filler.fields);
+  std::vector<TestMessage> owners;
+  for (int i = 0; i < 4; ++i) owners.emplace_back("T", 0, std::string(2000, 'b'));
+  std::vector<message::RecordFields> batch;
+  for (auto& m : owners) batch.push_back(m.fields);
+  PutResult r = cl->AppendBatch(batch);
+  ASSERT_EQ(r.status, PutStatus::kPutOk);
+  EXPECT_EQ(r.wrote_offset.value(), config_.mapped_file_size_commit_log);
+}
+
+}  // namespace
+}  // namespace apogee::store

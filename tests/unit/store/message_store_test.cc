@@ -247,3 +247,27 @@ TEST_F(MessageStoreTest, SlaveRefusesPutsButAcceptsRawBytes) {
 
 }  // namespace
 }  // namespace apogee::store
+
+namespace apogee::store {
+namespace {
+
+TEST_F(MessageStoreTest, BatchPutIsReadableInOrder) {
+  auto store = OpenStore();
+  std::vector<TestMessage> owners;
+  for (int i = 0; i < 10; ++i) owners.emplace_back("B", 0, "m" + std::to_string(i), "", "", "U" + std::to_string(i));
+  std::vector<message::RecordFields> batch;
+  for (auto& m : owners) batch.push_back(m.fields);
+  std::promise<PutResult> p;
+  store->PutMessages(batch, true, [&](const PutResult& r) { p.set_value(r); });
+  PutResult r = p.get_future().get();
+  ASSERT_EQ(r.status, PutStatus::kPutOk);
+  EXPECT_EQ(r.msg_num, 10);
+  WaitDispatched(store.get());
+  GetMessageResult g = store->GetMessages("B", 0, 0, 32, 1 << 20);
+  ASSERT_EQ(g.messages.size(), 10u);
+  EXPECT_EQ(Decode(g.messages[9]).body, "m9");
+  EXPECT_EQ(store->QueryMessages("B", "U7", 4, 0, INT64_MAX).messages.size(), 1u);
+}
+
+}  // namespace
+}  // namespace apogee::store
