@@ -1,7 +1,6 @@
 #include "remoting/remoting_server.h"
 
-#include <fmt/format.h>
-
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -30,8 +29,15 @@ class RemotingServer::Impl : public ChannelEventListener,
         dispatcher_(std::make_shared<RequestDispatcher>()) {}
 
   void OnChannelConnected(const ChannelPtr& channel) override {
-    std::lock_guard lock(mu_);
-    channels_[channel->id()] = std::static_pointer_cast<Connection>(channel);
+    {
+      std::lock_guard lock(mu_);
+      if (!shutting_down_) {
+        channels_[channel->id()] = std::static_pointer_cast<Connection>(channel);
+        return;
+      }
+    }
+    // Accepted just before Shutdown() closed the acceptor; it must not outlive it.
+    channel->Close();
   }
   void OnChannelClosed(const ChannelPtr& channel) override {
     std::lock_guard lock(mu_);
@@ -40,7 +46,6 @@ class RemotingServer::Impl : public ChannelEventListener,
   }
 
   Status Start() {
-    std::string address = fmt::format("{}:{}", options_.listen_host, options_.listen_port);
     APOGEE_RETURN_IF_ERROR(acceptor_.Listen(options_.listen_host, options_.listen_port));
     pool_.Start();
     ConnectionOptions connection_options;
@@ -54,6 +59,10 @@ class RemotingServer::Impl : public ChannelEventListener,
       connection->Start();
     });
     started_ = true;
+    {
+      std::lock_guard lock(mu_);
+      shutting_down_ = false;
+    }
     GetLogger("remoting")->info("remoting server listening on {}:{}", options_.listen_host,
                                 acceptor_.port());
     return Status::OK();
@@ -69,6 +78,10 @@ class RemotingServer::Impl : public ChannelEventListener,
   void Shutdown() {
     if (!started_) return;
     started_ = false;
+    {
+      std::lock_guard lock(mu_);
+      shutting_down_ = true;
+    }
     acceptor_.Close();
     for (const auto& channel : Channels()) channel->Close();
     {
@@ -89,6 +102,7 @@ class RemotingServer::Impl : public ChannelEventListener,
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::unordered_map<uint64_t, std::shared_ptr<Connection>> channels_;  // guarded by mu_
+  bool shutting_down_ = false;                                           // guarded by mu_
 };
 
 RemotingServer::RemotingServer(RemotingServerOptions options)
