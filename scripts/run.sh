@@ -1,26 +1,38 @@
 #!/usr/bin/env bash
-# `make run`: starts the server in the foreground with its data under ./data.
-# For now that is the NameServer (mqnamesrv) on 127.0.0.1:9876; Ctrl-C or SIGTERM stops it
-# cleanly. Usage: scripts/run.sh <build dir> (default build/release).
+# `make run`: starts the broker with an embedded NameServer in the foreground
+# (mqbroker --with-namesrv): NameServer 127.0.0.1:9876, broker 127.0.0.1:10911 (fast port
+# 10909, HA 10912), store, config and logs under ./data. Ctrl-C or SIGTERM stops it
+# cleanly (offsets and config persisted, store flushed, unregistered).
+# Usage: scripts/run.sh <build dir> (default build/release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build/release}
-bin="$build_dir/apps/mqnamesrv"
+bin="$build_dir/apps/mqbroker"
 if [ ! -x "$bin" ]; then
   echo "run: $bin not found; build first (make build)" >&2
   exit 1
 fi
 
 data="$PWD/data"
-mkdir -p "$data/namesrv" "$data/logs"
-conf="$data/namesrv/namesrv.conf"
-# Generated each run from the sample's defaults: loopback only, KV config under ./data.
+mkdir -p "$data/logs"
+conf="$data/broker.conf"
+# Generated each run from conf/broker.conf's defaults: loopback only, everything under ./data.
 cat > "$conf" <<CONF
-listenPort=9876
+brokerClusterName=DefaultCluster
+brokerName=broker-a
+brokerId=0
+brokerRole=ASYNC_MASTER
+flushDiskType=ASYNC_FLUSH
+brokerIP1=127.0.0.1
 bindAddress=127.0.0.1
-kvConfigPath=$data/namesrv/kvConfig.json
+listenPort=10911
+namesrvListenPort=9876
+namesrvAddr=127.0.0.1:9876
+storePathRootDir=$data/store
+deleteWhen=04
+fileReservedTime=48
 CONF
 
-echo "run: mqnamesrv on 127.0.0.1:9876 (config $conf, logs $data/logs)"
+echo "run: mqbroker --with-namesrv: NameServer 127.0.0.1:9876, broker 127.0.0.1:10911 (config $conf, logs $data/logs)"
 export APOGEE_LOG_DIR="$data/logs"
-exec "$bin" -c "$conf"
+exec "$bin" -c "$conf" --with-namesrv

@@ -1,0 +1,181 @@
+// mqbroker: one RocketMQ-compatible broker, with RocketMQ's flags.
+//   -c <file>         broker.conf (Java properties, RocketMQ key names)
+//   -n <addr;addr>    NameServer addresses (overrides namesrvAddr)
+//   -p                print every config item and exit
+//   -m                print the important config items and exit
+//   -h                help
+//   --with-namesrv    also run a NameServer in this process (on namesrvListenPort, 9876);
+//                     namesrvAddr defaults to it
+// An unknown key in the config file is a warning naming it; a bad value stops start-up
+// naming the key and the value. SIGTERM or SIGINT stops cleanly: stop accepting, drain,
+// persist offsets and config, flush the store, unregister from the NameServers.
+#include <signal.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/logging.h"
+#include "broker/broker_config.h"
+#include "broker/broker_controller.h"
+#include "namesrv/namesrv_config.h"
+#include "namesrv/namesrv_controller.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mqbroker [-c <file>] [-n <addr>] [-p] [-m] [-h] [--with-namesrv]\n"
+    " -c,--configFile <file>        Broker config properties file\n"
+    " -h,--help                     Print help\n"
+    " -m,--printImportantConfig     Print important config item\n"
+    " -n,--namesrvAddr <addr>       Name server address list, eg: '192.168.0.1:9876;192.168.0.2:9876'\n"
+    " -p,--printConfigItem          Print all config item\n"
+    "    --with-namesrv             Also start a NameServer in this process (namesrvListenPort)\n";
+
+struct Flags {
+  std::string config_file;
+  std::string namesrv_addr;
+  bool has_namesrv_addr = false;
+  bool print_config = false;
+  bool print_important = false;
+  bool help = false;
+  bool with_namesrv = false;
+};
+
+bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string* out) {
+      if (i + 1 >= argc) {
+        *error = "missing value for " + arg;
+        return false;
+      }
+      *out = argv[++i];
+      return true;
+    };
+    if (arg == "-c" || arg == "--configFile") {
+      if (!value(&flags->config_file)) return false;
+    } else if (arg == "-n" || arg == "--namesrvAddr") {
+      if (!value(&flags->namesrv_addr)) return false;
+      flags->has_namesrv_addr = true;
+    } else if (arg == "-p" || arg == "--printConfigItem") {
+      flags->print_config = true;
+    } else if (arg == "-m" || arg == "--printImportantConfig") {
+      flags->print_important = true;
+    } else if (arg == "-h" || arg == "--help") {
+      flags->help = true;
+    } else if (arg == "--with-namesrv") {
+      flags->with_namesrv = true;
+    } else {
+      *error = "unknown option: " + arg;
+      return false;
+    }
+  }
+  return true;
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "mqbroker: %s\n", message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using apogee::Status;
+  Flags flags;
+  std::string error;
+  if (!ParseFlags(argc, argv, &flags, &error)) {
+    std::fprintf(stderr, "mqbroker: %s\n%s", error.c_str(), kUsage);
+    return 1;
+  }
+  if (flags.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+
+  apogee::broker::BrokerConfig config;
+  if (!flags.config_file.empty()) {
+    std::vector<std::string> unknown;
+    Status s = config.LoadFile(flags.config_file, &unknown);
+    if (!s.ok()) return Fail(s.ToString());
+    for (const std::string& key : unknown) {
+      std::fprintf(stderr, "mqbroker: warning: unknown config key '%s' in %s ignored\n",
+                   key.c_str(), flags.config_file.c_str());
+    }
+  }
+  if (flags.has_namesrv_addr) {
+    Status s = config.ApplyProperties({{"namesrvAddr", flags.namesrv_addr}});
+    if (!s.ok()) return Fail("-n: " + s.ToString());
+  }
+  if (flags.with_namesrv && config.Get()->namesrv_addr.empty()) {
+    Status s = config.ApplyProperties(
+        {{"namesrvAddr", "127.0.0.1:" + std::to_string(config.Get()->namesrv_listen_port)}});
+    if (!s.ok()) return Fail(s.ToString());
+  }
+  if (flags.print_config) {
+    std::fputs(config.ToPropertiesText().c_str(), stdout);
+    return 0;
+  }
+  if (flags.print_important) {
+    std::fputs(config.ImportantPropertiesText().c_str(), stdout);
+    return 0;
+  }
+
+  apogee::InitLogging(apogee::LogOptions{"broker"});
+  auto log = apogee::GetLogger("broker");
+  if (!flags.config_file.empty()) log->info("load config properties file OK, {}", flags.config_file);
+
+  // Block the stop signals before any thread starts, so every thread inherits the mask
+  // and only sigwait() below sees them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  std::shared_ptr<const apogee::broker::BrokerSettings> settings = config.Get();
+  std::unique_ptr<apogee::namesrv::NamesrvConfig> namesrv_config;
+  std::unique_ptr<apogee::namesrv::NamesrvController> namesrv;
+  if (flags.with_namesrv) {
+    namesrv_config = std::make_unique<apogee::namesrv::NamesrvConfig>();
+    Status s = namesrv_config->ApplyProperties(
+        {{"listenPort", std::to_string(settings->namesrv_listen_port)},
+         {"bindAddress", settings->bind_address},
+         {"kvConfigPath", settings->store.RootDir() + "/namesrv/kvConfig.json"}});
+    if (!s.ok()) return Fail("embedded NameServer: " + s.ToString());
+    namesrv = std::make_unique<apogee::namesrv::NamesrvController>(namesrv_config.get());
+    s = namesrv->Start();
+    if (!s.ok()) {
+      log->error("embedded NameServer failed to start: {}", s.ToString());
+      return 1;
+    }
+    log->info("The Name Server boot success. serializeType=JSON, address {}:{}",
+              settings->bind_address, namesrv->port());
+  }
+
+  apogee::broker::BrokerController controller(&config);
+  Status s = controller.Initialize();
+  if (s.ok()) s = controller.Start();
+  if (!s.ok()) {
+    log->error("the broker failed to start: {}", s.ToString());
+    controller.Shutdown();
+    if (namesrv) namesrv->Shutdown();
+    return 1;
+  }
+  std::string tip = fmt::format("The broker[{}, {}] boot success. serializeType=JSON",
+                                settings->broker_name, settings->BrokerAddr());
+  if (!settings->namesrv_addr.empty()) tip += " and name server is " + settings->namesrv_addr;
+  log->info("{}", tip);
+
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  log->info("received {}; shutting down", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  controller.Shutdown();
+  if (namesrv) namesrv->Shutdown();
+  log->info("The broker[{}, {}] shutdown OK", settings->broker_name, settings->BrokerAddr());
+  return 0;
+}

@@ -1,0 +1,379 @@
+#include "broker/broker_controller.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "base/logging.h"
+#include "base/service_thread.h"
+#include "broker/broker_config.h"
+#include "broker/broker_outer_api.h"
+#include "broker/client_processors.h"
+#include "broker/permission.h"
+#include "broker/send_pull_processors.h"
+#include "broker/subscription_group_manager.h"
+#include "broker/topic_config_manager.h"
+#include "env/env.h"
+#include "remoting/executor.h"
+#include "remoting/remoting_server.h"
+#include "store/message_store.h"
+
+// The admin family lands in its own file; wire it as soon as its header exists.
+#if __has_include("broker/admin_processors.h")
+#include "broker/admin_processors.h"
+#define APOGEE_BROKER_HAS_ADMIN_PROCESSORS 1
+#endif
+
+namespace apogee::broker {
+namespace {
+
+std::shared_ptr<spdlog::logger> Log() { return GetLogger("broker"); }
+
+constexpr int64_t kPersistIntervalMs = 10000;
+constexpr std::chrono::milliseconds kUnregisterTimeout{3000};
+
+}  // namespace
+
+class BrokerController::Impl {
+ public:
+  Impl(BrokerConfig* config, env::Env* env, const Clock* clock)
+      : config_(config), env_(env != nullptr ? env : env::Env::Default()), clock_(clock) {}
+
+  Status Initialize();
+  Status Start();
+  void Shutdown();
+  Status RegisterBrokerAll();
+
+  // Re-registers every registerNameServerPeriod, or at once when woken.
+  class RegisterService : public ServiceThread {
+   public:
+    explicit RegisterService(Impl* impl) : ServiceThread("BrokerRegister"), impl_(impl) {}
+
+   protected:
+    void Run() override {
+      while (!stopped()) {
+        WaitForRunning(impl_->config_->Get()->EffectiveRegisterPeriodMs());
+        if (stopped()) break;
+        Status s = impl_->RegisterBrokerAll();
+        if (!s.ok()) Log()->warn("register broker to name servers failed: {}", s.ToString());
+      }
+    }
+
+   private:
+    Impl* impl_;
+  };
+
+  // Topic and group changes are persisted as they happen; this thread rewrites a table
+  // whose version moved since its last successful write, so a failed write (disk full,
+  // IO error) is retried instead of lost.
+  class PersistService : public ServiceThread {
+   public:
+    explicit PersistService(Impl* impl) : ServiceThread("BrokerPersist"), impl_(impl) {}
+
+   protected:
+    void Run() override {
+      while (!stopped()) {
+        WaitForRunning(kPersistIntervalMs);
+        if (stopped()) break;
+        impl_->PersistIfChanged();
+      }
+    }
+
+   private:
+    Impl* impl_;
+  };
+
+  void PersistIfChanged() {
+    auto topics_version = topics_->data_version();
+    if (!(topics_version == persisted_topics_version_)) {
+      Status s = topics_->Persist();
+      if (s.ok()) {
+        persisted_topics_version_ = topics_version;
+      } else {
+        Log()->error("persist topics failed: {}", s.ToString());
+      }
+    }
+    auto groups_version = groups_->data_version();
+    if (!(groups_version == persisted_groups_version_)) {
+      Status s = groups_->Persist();
+      if (s.ok()) {
+        persisted_groups_version_ = groups_version;
+      } else {
+        Log()->error("persist subscription groups failed: {}", s.ToString());
+      }
+    }
+  }
+
+  std::shared_ptr<remoting::ThreadPoolExecutor> NewExecutor(const std::string& name,
+                                                            int32_t threads, int32_t capacity) {
+    auto executor = std::make_shared<remoting::ThreadPoolExecutor>(
+        name, static_cast<size_t>(std::max(1, threads)), static_cast<size_t>(std::max(1, capacity)));
+    executors_.push_back(executor);
+    return executor;
+  }
+
+  void RegisterProcessors(remoting::RemotingServer& server) {
+    RegisterClientProcessors(context_, server);
+    RegisterSendPullProcessors(context_, server, env_);
+#ifdef APOGEE_BROKER_HAS_ADMIN_PROCESSORS
+    RegisterAdminProcessors(context_, server);
+#endif
+  }
+
+  BrokerConfig* config_;
+  env::Env* env_;
+  const Clock* clock_;
+
+  std::unique_ptr<store::MessageStore> store_;
+  std::unique_ptr<TopicConfigManager> topics_;
+  std::unique_ptr<SubscriptionGroupManager> groups_;
+  std::vector<std::shared_ptr<remoting::ThreadPoolExecutor>> executors_;
+  std::unique_ptr<remoting::RemotingServer> server_;
+  std::unique_ptr<remoting::RemotingServer> fast_server_;
+  std::unique_ptr<BrokerOuterAPI> outer_api_;
+  std::unique_ptr<RegisterService> register_service_;
+  std::unique_ptr<PersistService> persist_service_;
+  BrokerContext context_;
+
+  protocol::DataVersion persisted_topics_version_;  // persist thread only (after Start)
+  protocol::DataVersion persisted_groups_version_;
+
+  std::mutex register_mu_;  // one registration at a time
+  mutable std::mutex result_mu_;
+  std::optional<std::string> master_addr_;       // guarded by result_mu_
+  std::optional<std::string> master_ha_addr_;    // guarded by result_mu_
+
+  bool initialized_ = false;
+  bool started_ = false;
+  bool shut_down_ = false;
+};
+
+Status BrokerController::Impl::Initialize() {
+  std::shared_ptr<const BrokerSettings> s = config_->Get();
+  APOGEE_RETURN_IF_ERROR(BrokerConfig::Validate(*s));
+
+  Result<std::unique_ptr<store::MessageStore>> store =
+      store::MessageStore::Open(s->store, env_, clock_);
+  if (!store.ok()) return store.status().Prefixed("open message store");
+  store_ = std::move(store).value();
+  const store::RecoveryReport& recovery = store_->recovery_report();
+  Log()->info("message store opened at {} ({} exit, CommitLog recovered to {} in {} ms)",
+              s->store.RootDir(), recovery.last_exit_ok ? "clean" : "abnormal",
+              recovery.commit_log_end, recovery.elapsed_ms);
+
+  const std::string config_dir = s->ConfigDir();
+  topics_ = std::make_unique<TopicConfigManager>(config_, env_, config_dir + "/topics.json", clock_);
+  groups_ = std::make_unique<SubscriptionGroupManager>(config_, env_,
+                                                       config_dir + "/subscriptionGroup.json", clock_);
+  APOGEE_RETURN_IF_ERROR(topics_->Load());
+  APOGEE_RETURN_IF_ERROR(groups_->Load());
+  persisted_topics_version_ = topics_->data_version();
+  persisted_groups_version_ = groups_->data_version();
+
+  context_.config = config_;
+  context_.store = store_.get();
+  context_.topic_config_manager = topics_.get();
+  context_.subscription_group_manager = groups_.get();
+  context_.broker_addr = s->BrokerAddr();
+  context_.ha_server_addr = s->HaServerAddr();
+
+  BrokerExecutors& ex = context_.executors;
+  ex.send = NewExecutor("SendMessageThread", s->send_message_thread_pool_nums,
+                        s->send_thread_pool_queue_capacity);
+  ex.pull = NewExecutor("PullMessageThread", s->pull_message_thread_pool_nums,
+                        s->pull_thread_pool_queue_capacity);
+  ex.query_message = NewExecutor("QueryMessageThread", s->query_message_thread_pool_nums,
+                                 s->query_thread_pool_queue_capacity);
+  ex.admin = NewExecutor("AdminBrokerThread", s->admin_broker_thread_pool_nums,
+                         s->admin_broker_thread_pool_queue_capacity);
+  ex.client_manage = NewExecutor("ClientManageThread", s->client_manage_thread_pool_nums,
+                                 s->client_manager_thread_pool_queue_capacity);
+  ex.heartbeat = NewExecutor("HeartbeatThread", s->heartbeat_thread_pool_nums,
+                             s->heartbeat_thread_pool_queue_capacity);
+  ex.consumer_manage = NewExecutor("ConsumerManageThread", s->consumer_manage_thread_pool_nums,
+                                   s->consumer_manager_thread_pool_queue_capacity);
+
+  remoting::RemotingServerOptions options;
+  options.listen_host = s->bind_address;
+  options.listen_port = static_cast<uint16_t>(s->listen_port);
+  options.io_threads = static_cast<size_t>(s->server_selector_threads);
+  options.channel_max_idle = std::chrono::seconds(s->server_channel_max_idle_time_seconds);
+  server_ = std::make_unique<remoting::RemotingServer>(options);
+  options.listen_port = static_cast<uint16_t>(s->listen_port - 2);
+  fast_server_ = std::make_unique<remoting::RemotingServer>(options);
+  context_.fast_server = fast_server_.get();
+
+  context_.register_broker_all_now = [this] {
+    if (register_service_) register_service_->Wakeup();
+  };
+  topics_->SetChangeListener([this] { context_.RequestRegisterBrokerAll(); });
+  config_->SetUpdateListener([this](const std::vector<std::string>& keys) {
+    if (std::find(keys.begin(), keys.end(), "brokerPermission") != keys.end()) {
+      Log()->info("brokerPermission changed to {}; registering now",
+                  PermToString(config_->Get()->broker_permission));
+      context_.RequestRegisterBrokerAll();
+    }
+  });
+
+  // Main server first: the families create their managers on their first call.
+  RegisterProcessors(*server_);
+  RegisterProcessors(*fast_server_);
+
+  // Long polling: the store reports arrivals on its reput thread; the pull family's hold
+  // service (installed above, if any) answers the parked pulls.
+  store_->SetMessageArrivingListener(
+      [this](std::string_view topic, int32_t queue_id, int64_t next_offset) {
+        if (context_.message_arriving_hook) {
+          context_.message_arriving_hook(topic, queue_id, next_offset);
+        }
+      });
+
+  outer_api_ = std::make_unique<BrokerOuterAPI>();
+  outer_api_->UpdateNameServerAddressList(s->NamesrvAddrList());
+  // Built before any server starts: a processor may ask for a registration right away.
+  register_service_ = std::make_unique<RegisterService>(this);
+  persist_service_ = std::make_unique<PersistService>(this);
+  initialized_ = true;
+  return Status::OK();
+}
+
+Status BrokerController::Impl::Start() {
+  if (!initialized_) return Status::Aborted("BrokerController::Start before Initialize");
+  APOGEE_RETURN_IF_ERROR(store_->Start());
+  for (const auto& hook : context_.start_hooks) APOGEE_RETURN_IF_ERROR(hook());
+
+  Status s = server_->Start();
+  if (!s.ok()) return s.Prefixed("start remoting server");
+  s = fast_server_->Start();
+  if (!s.ok()) return s.Prefixed("start fast remoting server (listenPort - 2)");
+  started_ = true;
+
+  outer_api_->Start();
+  s = RegisterBrokerAll();
+  if (!s.ok()) Log()->warn("first registration with the name servers failed: {}", s.ToString());
+  register_service_->Start();
+  persist_service_->Start();
+  return Status::OK();
+}
+
+Status BrokerController::Impl::RegisterBrokerAll() {
+  std::lock_guard<std::mutex> serial(register_mu_);
+  std::shared_ptr<const BrokerSettings> s = config_->Get();
+  RegisterBrokerRequest request;
+  request.cluster_name = s->broker_cluster_name;
+  request.broker_addr = s->BrokerAddr();
+  request.broker_name = s->broker_name;
+  request.broker_id = s->broker_id;
+  request.ha_server_addr = s->HaServerAddr();
+  request.compressed = s->compressed_register;
+  request.timeout = std::chrono::milliseconds(s->register_broker_timeout_mills);
+  request.topic_config_wrapper = topics_->BuildSerializeWrapper();
+  // A broker whose read or write permission is wiped advertises every topic that way, so
+  // producers (or consumers) move elsewhere.
+  for (auto& [name, topic] : request.topic_config_wrapper.topic_config_table) {
+    topic.perm = EffectiveTopicPerm(s->broker_permission, topic.perm);
+  }
+
+  std::vector<RegisterOutcome> outcomes = outer_api_->RegisterBrokerAll(request);
+  if (outcomes.empty()) return Status::OK();
+  std::vector<std::string> failures;
+  const RegisterOutcome* first_ok = nullptr;
+  for (const RegisterOutcome& o : outcomes) {
+    if (o.status.ok()) {
+      if (first_ok == nullptr) first_ok = &o;
+    } else {
+      failures.push_back(o.status.ToString());
+    }
+  }
+  if (first_ok != nullptr) {
+    {
+      std::lock_guard<std::mutex> lock(result_mu_);
+      if (first_ok->result.master_addr) master_addr_ = first_ok->result.master_addr;
+      if (first_ok->result.ha_server_addr) master_ha_addr_ = first_ok->result.ha_server_addr;
+    }
+    // checkOrderConfig: the NameServer's ORDER_TOPIC_CONFIG marks order topics.
+    topics_->UpdateOrderTopicConfig(first_ok->result.kv_table);
+  }
+  for (const std::string& f : failures) Log()->warn("{}", f);
+  if (first_ok == nullptr) {
+    return Status::Unavailable(fmt::format("no name server accepted the registration: {}",
+                                           fmt::join(failures, "; ")));
+  }
+  return Status::OK();
+}
+
+void BrokerController::Impl::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  // The config outlives this controller; its listener must not call into a dead one.
+  if (initialized_) config_->SetUpdateListener(nullptr);
+  if (register_service_) register_service_->Shutdown();
+  if (persist_service_) persist_service_->Shutdown();
+  // Stop accepting and close every connection.
+  if (server_) server_->Shutdown();
+  if (fast_server_) fast_server_->Shutdown();
+  // Run what is queued; nothing new can arrive.
+  for (const auto& executor : executors_) executor->Shutdown();
+  for (auto it = context_.shutdown_hooks.rbegin(); it != context_.shutdown_hooks.rend(); ++it) {
+    (*it)();
+  }
+  if (topics_ && initialized_) {
+    Status s = topics_->Persist();
+    if (!s.ok()) Log()->error("persist topics at shutdown failed: {}", s.ToString());
+  }
+  if (groups_ && initialized_) {
+    Status s = groups_->Persist();
+    if (!s.ok()) Log()->error("persist subscription groups at shutdown failed: {}", s.ToString());
+  }
+  if (store_) store_->Shutdown();
+  if (outer_api_ && started_) {
+    std::shared_ptr<const BrokerSettings> s = config_->Get();
+    std::vector<Status> results = outer_api_->UnregisterBrokerAll(
+        s->broker_cluster_name, s->BrokerAddr(), s->broker_name, s->broker_id, kUnregisterTimeout);
+    for (const Status& r : results) {
+      if (!r.ok()) Log()->warn("{}", r.ToString());
+    }
+  }
+  if (outer_api_) outer_api_->Shutdown();
+}
+
+BrokerController::BrokerController(BrokerConfig* config, env::Env* env, const Clock* clock)
+    : impl_(std::make_unique<Impl>(config, env, clock)) {}
+
+BrokerController::~BrokerController() { Shutdown(); }
+
+Status BrokerController::Initialize() { return impl_->Initialize(); }
+
+Status BrokerController::Start() { return impl_->Start(); }
+
+void BrokerController::Shutdown() { impl_->Shutdown(); }
+
+uint16_t BrokerController::port() const { return impl_->server_ ? impl_->server_->port() : 0; }
+
+uint16_t BrokerController::fast_port() const {
+  return impl_->fast_server_ ? impl_->fast_server_->port() : 0;
+}
+
+BrokerContext& BrokerController::context() { return impl_->context_; }
+
+Status BrokerController::RegisterBrokerAll() {
+  if (!impl_->started_) return Status::Aborted("the broker is not started");
+  return impl_->RegisterBrokerAll();
+}
+
+std::optional<std::string> BrokerController::master_addr() const {
+  std::lock_guard<std::mutex> lock(impl_->result_mu_);
+  return impl_->master_addr_;
+}
+
+std::optional<std::string> BrokerController::master_ha_server_addr() const {
+  std::lock_guard<std::mutex> lock(impl_->result_mu_);
+  return impl_->master_ha_addr_;
+}
+
+}  // namespace apogee::broker

@@ -1,0 +1,70 @@
+// BrokerController: wires one broker together (Java's BrokerController): the message store,
+// the topic and subscription-group managers, the executors per request family, the remoting
+// servers on listenPort and on the fast port listenPort - 2, the processor families
+// (clients, send/pull, admin) and the NameServer registration service.
+//
+// Lifecycle: construct -> Initialize() (open and recover the store, load config/*.json,
+// create executors and servers, register processors) -> Start() (store services, the
+// families' start hooks, servers, first registration, registration and persist threads)
+// -> Shutdown(): stop registering, stop accepting (servers down), drain executors, run the
+// families' shutdown hooks (consumer offsets persisted), persist topics and groups, flush
+// and close the store, UNREGISTER_BROKER from every NameServer. Shutdown is idempotent and
+// also run by the destructor.
+//
+// Threads: the servers' IO threads, one pool per family (BrokerExecutors), the store's
+// services, "BrokerRegister" (REGISTER_BROKER every registerNameServerPeriod, or at once
+// after a topic or permission change), "BrokerPersist" (retries failed config writes).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "broker/broker_context.h"
+
+namespace apogee::env {
+class Env;
+}  // namespace apogee::env
+
+namespace apogee::broker {
+
+class BrokerConfig;
+
+class BrokerController {
+ public:
+  // `config`, `env` and `clock` must outlive the controller.
+  explicit BrokerController(BrokerConfig* config, env::Env* env = nullptr,
+                            const Clock* clock = Clock::Real());
+  ~BrokerController();
+  BrokerController(const BrokerController&) = delete;
+  BrokerController& operator=(const BrokerController&) = delete;
+
+  // Errors name the step and the file or address that failed.
+  Status Initialize();
+  Status Start();
+  void Shutdown();
+
+  // The bound ports; 0 before Start().
+  uint16_t port() const;
+  uint16_t fast_port() const;
+
+  BrokerContext& context();
+
+  // Registers with every NameServer now and waits for the answers; OK when at least one
+  // NameServer accepted (or none is configured). Errors list every NameServer's failure.
+  Status RegisterBrokerAll();
+
+  // From the last successful registration (filled only for a slave whose master is
+  // registered): the master's address and HA address, kept for the HA service.
+  std::optional<std::string> master_addr() const;
+  std::optional<std::string> master_ha_server_addr() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace apogee::broker
