@@ -196,8 +196,6 @@ void BM_CrashRecovery(benchmark::State& state) {
     (*s)->Shutdown();
   }
   state.SetBytesProcessed(scanned);
-  double seconds_per_gib = state.iterations() == 0 ? 0 : 0;
-  (void)seconds_per_gib;
   state.counters["GiB_scanned"] = static_cast<double>(scanned) / (1 << 30);
   std::filesystem::remove_all(dir);
 }
