@@ -10,7 +10,6 @@
 // JSON string holding the object, and everything else json_util.h accepts.
 #pragma once
 
-#include <compare>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -20,19 +19,10 @@
 
 #include "base/status.h"
 #include "protocol/heartbeat_data.h"
+#include "protocol/lock_batch_body.h"  // MessageQueue
 #include "protocol/remoting_command.h"
 
 namespace apogee::protocol {
-
-// RQ:cm/message/MessageQueue.java. Ordered as Java's compareTo: topic, broker, queue.
-struct MessageQueue {
-  std::string topic;
-  std::string broker_name;
-  int32_t queue_id = 0;
-
-  auto operator<=>(const MessageQueue&) const = default;
-  bool operator==(const MessageQueue&) const = default;
-};
 
 // RQ:rp/admin/TopicOffset.java.
 struct TopicOffset {
