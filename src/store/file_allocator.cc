@@ -70,7 +70,9 @@ void FileAllocator::DiscardPrepared() {
     req->done = true;
   }
   pending_.clear();
-  for (auto& [path, req] : requests_) {
+  for (auto& entry : requests_) {
+    // Not a structured binding: clang 14 cannot capture those in a lambda.
+    std::shared_ptr<Request>& req = entry.second;
     done_cv_.wait(lock, [&] { return req->done; });
     if (req->result.ok()) (void)req->result.value()->Destroy();
   }
