@@ -1,0 +1,225 @@
+#include "broker/pull_message_processor.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <utility>
+
+#include "base/logging.h"
+#include "broker/broker_config.h"
+#include "broker/consumer_manager.h"
+#include "broker/consumer_offset_manager.h"
+#include "broker/permission.h"
+#include "broker/pull_request_hold_service.h"
+#include "broker/store_status_mapping.h"
+#include "broker/subscription_filter.h"
+#include "broker/subscription_group_manager.h"
+#include "broker/topic_config_manager.h"
+#include "protocol/consumer_headers.h"
+#include "protocol/custom_header.h"
+#include "protocol/heartbeat_data.h"
+#include "protocol/response_code.h"
+#include "store/message_store.h"
+
+namespace apogee::broker {
+
+namespace rc = protocol::response_code;
+using protocol::RemotingCommand;
+
+namespace {
+
+constexpr int64_t kMasterId = 0;
+
+std::string ClientAddress(const remoting::Responder& responder) {
+  return responder.channel() ? responder.channel()->RemoteAddress() : std::string("unknown");
+}
+
+}  // namespace
+
+PullMessageProcessor::PullMessageProcessor(BrokerContext* context,
+                                           std::shared_ptr<PullRequestHoldService> hold)
+    : context_(context), hold_(std::move(hold)) {}
+
+void PullMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
+  Process(std::make_shared<const RemotingCommand>(std::move(request)), std::move(responder),
+          /*allow_suspend=*/true);
+}
+
+void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> request,
+                                   remoting::Responder responder, bool allow_suspend) {
+  const std::shared_ptr<const BrokerSettings> settings = context_->config->Get();
+  RemotingCommand response = RemotingCommand::MakeResponse(*request, rc::kSystemError);
+  auto refuse = [&](int32_t code, std::string remark) {
+    response.code = code;
+    response.remark = std::move(remark);
+    responder.Send(std::move(response));
+  };
+
+  Result<protocol::PullMessageRequestHeader> decoded =
+      protocol::DecodeCustomHeader<protocol::PullMessageRequestHeader>(*request);
+  if (!decoded.ok()) {
+    return refuse(rc::kSystemError,
+                  fmt::format("malformed pull request header: {}", decoded.status().message()));
+  }
+  const protocol::PullMessageRequestHeader& header = *decoded;
+
+  if (!IsReadable(settings->broker_permission)) {
+    return refuse(rc::kNoPermission,
+                  fmt::format("the broker[{}] pulling message is forbidden", settings->broker_ip1));
+  }
+  std::optional<SubscriptionGroupConfig> group =
+      context_->subscription_group_manager->FindSubscriptionGroupConfig(header.consumer_group);
+  if (!group) {
+    return refuse(rc::kSubscriptionGroupNotExist,
+                  fmt::format("subscription group [{}] does not exist and "
+                              "autoCreateSubscriptionGroup is off; create it first "
+                              "(mqadmin updateSubGroup)",
+                              header.consumer_group));
+  }
+  if (!group->consume_enable) {
+    return refuse(rc::kNoPermission, fmt::format("subscription group no permission, {} "
+                                                 "(consumeEnable=false)",
+                                                 header.consumer_group));
+  }
+
+  const bool has_suspend = (header.sys_flag & kPullFlagSuspend) != 0;
+  const bool has_commit_offset = (header.sys_flag & kPullFlagCommitOffset) != 0;
+  const bool has_subscription = (header.sys_flag & kPullFlagSubscription) != 0;
+  const int64_t suspend_timeout_ms = has_suspend ? header.suspend_timeout_millis : 0;
+
+  std::optional<protocol::TopicConfig> topic =
+      context_->topic_config_manager->SelectTopicConfig(header.topic);
+  if (!topic) {
+    return refuse(rc::kTopicNotExist,
+                  fmt::format("topic[{}] not exist, apply first please! (consumer group {})",
+                              header.topic, header.consumer_group));
+  }
+  Status perm = CheckPullPermission(*settings, *topic);
+  if (!perm.ok()) return refuse(rc::kNoPermission, perm.message());
+  if (header.queue_id < 0 || header.queue_id >= topic->read_queue_nums) {
+    return refuse(rc::kInvalidParameter,
+                  fmt::format("queueId[{}] is illegal, topic:[{}] topicConfig.readQueueNums:[{}] "
+                              "consumer:[{}]",
+                              header.queue_id, header.topic, topic->read_queue_nums,
+                              ClientAddress(responder)));
+  }
+
+  std::shared_ptr<const protocol::SubscriptionData> subscription;
+  if (has_subscription) {
+    Result<protocol::SubscriptionData> built = BuildSubscriptionData(
+        header.topic, header.subscription.value_or(""), header.expression_type.value_or(""),
+        header.sub_version);
+    if (!built.ok()) {
+      return refuse(rc::kSubscriptionParseFailed,
+                    fmt::format("parse the consumer's subscription[{}] failed, group: {}: {}",
+                                header.subscription.value_or(""), header.consumer_group,
+                                built.status().message()));
+    }
+    subscription = std::make_shared<const protocol::SubscriptionData>(std::move(*built));
+  } else {
+    ConsumerManager* consumers = context_->consumer_manager.get();
+    if (consumers == nullptr || consumers->GetAllClientIds(header.consumer_group).empty()) {
+      return refuse(rc::kSubscriptionNotExist,
+                    fmt::format("the consumer's group info not exist: no heartbeat from group {} "
+                                "reached this broker yet",
+                                header.consumer_group));
+    }
+    if (!group->consume_broadcast_enable) {
+      std::optional<ConsumerGroupSnapshot> snapshot =
+          consumers->GetGroupSnapshot(header.consumer_group);
+      if (snapshot && snapshot->message_model == protocol::MessageModel::kBroadcasting) {
+        return refuse(rc::kNoPermission,
+                      fmt::format("the consumer group[{}] can not consume by broadcast way",
+                                  header.consumer_group));
+      }
+    }
+    subscription = consumers->FindSubscriptionData(header.consumer_group, header.topic);
+    if (!subscription) {
+      return refuse(rc::kSubscriptionNotExist,
+                    fmt::format("the consumer's subscription not exist: group {} does not "
+                                "subscribe topic {} in its heartbeats",
+                                header.consumer_group, header.topic));
+    }
+    if (subscription->sub_version < header.sub_version) {
+      return refuse(rc::kSubscriptionNotLatest,
+                    fmt::format("the consumer's subscription not latest: heartbeat subVersion {} "
+                                "is older than the pull's {} (group {}, topic {})",
+                                subscription->sub_version, header.sub_version,
+                                header.consumer_group, header.topic));
+    }
+  }
+  if (!protocol::IsTagExpressionType(subscription->expression_type) &&
+      !settings->enable_property_filter) {
+    return refuse(rc::kSystemError,
+                  fmt::format("The broker does not support consumer to filter message by {} "
+                              "(enablePropertyFilter=false)",
+                              subscription->expression_type));
+  }
+
+  const int64_t max_bytes = header.max_msg_bytes && *header.max_msg_bytes > 0
+                                ? *header.max_msg_bytes
+                                : std::numeric_limits<int32_t>::max();
+  store::GetMessageResult result = context_->store->GetMessages(
+      header.topic, header.queue_id, header.queue_offset, header.max_msg_nums, max_bytes,
+      MakeTagCodeFilter(subscription));
+
+  protocol::PullMessageResponseHeader response_header;
+  response_header.next_begin_offset = result.next_begin_offset;
+  response_header.min_offset = result.min_offset;
+  response_header.max_offset = result.max_offset;
+  response_header.suggest_which_broker_id = kMasterId;
+  if (settings->slave_read_enable) {
+    response_header.suggest_which_broker_id =
+        result.suggest_pulling_from_slave ? group->which_broker_when_consume_slowly
+                                          : group->broker_id;
+  }
+  ResponseCodeAndRemark mapped = MapGetStatus(result.status, header.queue_offset);
+  if (settings->IsSlave() && !settings->slave_read_enable) {
+    // A slave that may not serve reads sends the consumer back to the master.
+    mapped.code = rc::kPullRetryImmediately;
+    response_header.suggest_which_broker_id = kMasterId;
+  } else if (settings->IsSlave() && mapped.code == rc::kPullOffsetMoved) {
+    // Slaves do not correct offsets (offsetCheckInSlave=false): retry instead.
+    mapped.code = rc::kPullRetryImmediately;
+  }
+
+  // Java stores commitOffset on the first execution only, suspended or not.
+  if (allow_suspend && has_commit_offset && !settings->IsSlave() && context_->consumer_offset_manager) {
+    context_->consumer_offset_manager->CommitOffset(header.consumer_group, header.topic,
+                                                    header.queue_id, header.commit_offset);
+  }
+
+  if (mapped.code == rc::kPullNotFound && allow_suspend && has_suspend && hold_ &&
+      suspend_timeout_ms > 0) {
+    const int64_t timeout =
+        settings->long_polling_enable ? suspend_timeout_ms : settings->short_polling_time_mills;
+    HeldPullRequest held;
+    held.topic = header.topic;
+    held.queue_id = header.queue_id;
+    held.pull_from_offset = header.queue_offset;
+    held.timeout_ms = timeout;
+    held.channel = responder.channel();
+    held.wakeup = [weak = weak_from_this(), request, responder]() {
+      if (std::shared_ptr<PullMessageProcessor> self = weak.lock()) {
+        self->Process(request, responder, /*allow_suspend=*/false);
+      }
+    };
+    hold_->SuspendPullRequest(std::move(held));
+    return;
+  }
+
+  response.code = mapped.code;
+  response.remark = std::move(mapped.remark);
+  protocol::EncodeCustomHeader(response_header, &response);
+  if (mapped.code == rc::kSuccess) {
+    auto holder = std::make_shared<store::GetMessageResult>(std::move(result));
+    response.body_segments.segments.reserve(holder->messages.size());
+    for (const store::MessageRef& ref : holder->messages) {
+      response.body_segments.segments.push_back(ref.view());
+    }
+    response.body_segments.keepalive = std::move(holder);
+  }
+  responder.Send(std::move(response));
+}
+
+}  // namespace apogee::broker

@@ -1,0 +1,56 @@
+// PullMessageProcessor: PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361) (Java's
+// PullMessageProcessor + DefaultPullMessageResultHandler; protocol-remoting.md §5.3.1,
+// §9.4, pitfalls 10-13; protocol-store-ha.md §8.2, §8.5).
+//
+// Checks in Java's order: broker readable, subscription group (auto-created when allowed,
+// consumeEnable), topic exists and is readable, queue id, then the subscription: rebuilt
+// from the header when FLAG_SUBSCRIPTION is set (C++, ali-ons), otherwise the group's
+// heartbeat subscription from ConsumerManager (24 / 25 when missing / stale). The read
+// filters by tag code in the store; the body is the CommitLog records themselves, sent by
+// scatter-gather from mapped memory (BodySegments with the files as keepalive), never
+// copied. Every pull outcome carries suggestWhichBrokerId, nextBeginOffset, minOffset and
+// maxOffset. Nothing found with FLAG_SUSPEND parks the request in the
+// PullRequestHoldService; it is re-executed once, with suspension disallowed, when data
+// arrives or its suspendTimeoutMillis passes (then PULL_NOT_FOUND). With
+// FLAG_COMMIT_OFFSET the first execution also stores commitOffset as the group's offset.
+//
+// Thread-safety: ProcessRequest may run concurrently on any threads. Held requests keep
+// only a weak reference to the processor.
+#pragma once
+
+#include <memory>
+
+#include "broker/broker_context.h"
+#include "remoting/request_processor.h"
+
+namespace apogee::broker {
+
+class PullRequestHoldService;
+
+// PullSysFlag bits (RQ:cm/sysflag/PullSysFlag.java).
+inline constexpr int32_t kPullFlagCommitOffset = 0x1;
+inline constexpr int32_t kPullFlagSuspend = 0x2;
+inline constexpr int32_t kPullFlagSubscription = 0x4;
+inline constexpr int32_t kPullFlagClassFilter = 0x8;
+inline constexpr int32_t kPullFlagLitePull = 0x10;
+
+class PullMessageProcessor : public remoting::RequestProcessor,
+                             public std::enable_shared_from_this<PullMessageProcessor> {
+ public:
+  // `context` and what it points to must outlive the processor. `hold` may be null: then
+  // nothing is ever parked (every pull is answered at once).
+  PullMessageProcessor(BrokerContext* context, std::shared_ptr<PullRequestHoldService> hold);
+
+  void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
+
+  // One execution (Java's processRequest(channel, request, brokerAllowSuspend)). With
+  // `allow_suspend` false (a held request woken up) it always answers and commits nothing.
+  void Process(std::shared_ptr<const protocol::RemotingCommand> request,
+               remoting::Responder responder, bool allow_suspend);
+
+ private:
+  BrokerContext* context_;
+  std::shared_ptr<PullRequestHoldService> hold_;
+};
+
+}  // namespace apogee::broker

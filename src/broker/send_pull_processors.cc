@@ -1,0 +1,103 @@
+#include "broker/send_pull_processors.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "base/logging.h"
+#include "broker/broker_config.h"
+#include "broker/broker_context.h"
+#include "broker/consumer_manage_processor.h"
+#include "broker/consumer_offset_manager.h"
+#include "broker/pull_message_processor.h"
+#include "broker/pull_request_hold_service.h"
+#include "broker/send_message_processor.h"
+#include "env/env.h"
+#include "protocol/request_code.h"
+#include "remoting/remoting_server.h"
+#include "store/message_store.h"
+
+namespace apogee::broker {
+
+namespace req = protocol::request_code;
+
+namespace {
+
+// The long-polling service of the main server, fed by the store's arrival notifications
+// through the context's hook and started / stopped with the broker.
+std::shared_ptr<PullRequestHoldService> CreateHoldService(BrokerContext& context) {
+  const auto settings = context.config->Get();
+  PullRequestHoldOptions options;
+  options.long_polling_enable = settings->long_polling_enable;
+  options.short_polling_time_ms = settings->short_polling_time_mills;
+  store::MessageStore* store = context.store;
+  auto hold = std::make_shared<PullRequestHoldService>(
+      Clock::Real(),
+      [store](std::string_view topic, int32_t queue_id) {
+        return store->GetMaxOffsetInQueue(topic, queue_id);
+      },
+      context.executors.pull, options);
+  context.message_arriving_hook = [weak = std::weak_ptr<PullRequestHoldService>(hold)](
+                                      std::string_view topic, int32_t queue_id,
+                                      int64_t next_queue_offset) {
+    if (auto h = weak.lock()) h->NotifyMessageArriving(topic, queue_id, next_queue_offset);
+  };
+  context.AddStartHook([hold] {
+    hold->Start();
+    return Status::OK();
+  });
+  context.AddShutdownHook([hold] { hold->Shutdown(); });
+  return hold;
+}
+
+}  // namespace
+
+void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer& server) {
+  RegisterSendPullProcessors(context, server, env::Env::Default());
+}
+
+void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer& server,
+                                env::Env* env) {
+  if (!context.consumer_offset_manager) {
+    const auto settings = context.config->Get();
+    auto offsets = std::make_shared<ConsumerOffsetManager>(
+        env, settings->ConfigDir() + "/consumerOffset.json");
+    context.consumer_offset_manager = offsets;
+    const int64_t interval = settings->flush_consumer_offset_interval;
+    context.AddStartHook([offsets, interval] {
+      APOGEE_RETURN_IF_ERROR(offsets->Load());
+      offsets->StartPeriodicPersist(interval);
+      return Status::OK();
+    });
+    context.AddShutdownHook([offsets] {
+      Status s = offsets->Shutdown();
+      if (!s.ok()) GetLogger("broker")->error("consumer offsets not persisted at shutdown: {}", s.ToString());
+    });
+  }
+
+  auto send = std::make_shared<SendMessageProcessor>(&context);
+  server.RegisterProcessor(req::kSendMessage, send, context.executors.send);
+  server.RegisterProcessor(req::kSendMessageV2, send, context.executors.send);
+  server.RegisterProcessor(req::kSendBatchMessage, send, context.executors.send);
+
+  auto manage = std::make_shared<ConsumerManageProcessor>(&context);
+  server.RegisterProcessor(req::kQueryConsumerOffset, manage, context.executors.consumer_manage);
+  server.RegisterProcessor(req::kUpdateConsumerOffset, manage, context.executors.consumer_manage);
+  // Java answers these from the admin (default) processor.
+  server.RegisterProcessor(req::kSearchOffsetByTimestamp, manage, context.executors.admin);
+  server.RegisterProcessor(req::kGetMaxOffset, manage, context.executors.admin);
+  server.RegisterProcessor(req::kGetMinOffset, manage, context.executors.admin);
+  server.RegisterProcessor(req::kGetEarliestMsgStoretime, manage, context.executors.admin);
+
+  if (!context.IsFastServer(server)) {
+    // Java has one main server. Should a second one be registered, its pulls are answered
+    // at once: the arrival hook already feeds the first one's hold service.
+    std::shared_ptr<PullRequestHoldService> hold =
+        context.message_arriving_hook ? nullptr : CreateHoldService(context);
+    auto pull = std::make_shared<PullMessageProcessor>(&context, std::move(hold));
+    server.RegisterProcessor(req::kPullMessage, pull, context.executors.pull);
+    server.RegisterProcessor(req::kLitePullMessage, pull, context.executors.pull);
+  }
+}
+
+}  // namespace apogee::broker

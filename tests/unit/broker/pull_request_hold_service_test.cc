@@ -1,0 +1,120 @@
+#include "broker/pull_request_hold_service.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+
+#include "remoting/executor.h"
+#include "send_pull_test_util.h"
+#include "testutil/test_util.h"
+
+namespace apogee::broker {
+namespace {
+
+using testing::FakeChannel;
+
+class PullRequestHoldServiceTest : public ::testing::Test {
+ protected:
+  PullRequestHoldServiceTest()
+      : service_(&clock_, [this](std::string_view, int32_t) { return max_offset_.load(); },
+                 nullptr) {}
+
+  HeldPullRequest Request(int64_t from, int64_t timeout_ms, std::atomic<int>* woken,
+                          std::shared_ptr<FakeChannel> channel = nullptr) {
+    HeldPullRequest r;
+    r.topic = "T";
+    r.queue_id = 1;
+    r.pull_from_offset = from;
+    r.timeout_ms = timeout_ms;
+    r.channel = channel;
+    r.wakeup = [woken] { woken->fetch_add(1); };
+    return r;
+  }
+
+  ManualClock clock_;
+  std::atomic<int64_t> max_offset_{5};
+  PullRequestHoldService service_;
+};
+
+TEST_F(PullRequestHoldServiceTest, WakesOnlyWhenAMessageArrivesPastTheOffset) {
+  std::atomic<int> woken{0};
+  service_.SuspendPullRequest(Request(5, 15000, &woken));
+  EXPECT_EQ(service_.HeldCount(), 1u);
+  service_.NotifyMessageArriving("T", 1, 5);  // nothing new
+  service_.NotifyMessageArriving("T", 2, 9);  // another queue
+  service_.NotifyMessageArriving("U", 1, 9);  // another topic
+  EXPECT_EQ(woken.load(), 0);
+  EXPECT_EQ(service_.HeldCount(), 1u);
+  service_.NotifyMessageArriving("T", 1, 6);
+  EXPECT_EQ(woken.load(), 1);
+  EXPECT_EQ(service_.HeldCount(), 0u);
+  service_.NotifyMessageArriving("T", 1, 7);  // woken once only
+  EXPECT_EQ(woken.load(), 1);
+}
+
+TEST_F(PullRequestHoldServiceTest, TimesOutAtTheSuspendTimeout) {
+  std::atomic<int> woken{0};
+  service_.SuspendPullRequest(Request(5, 15000, &woken));
+  clock_.Advance(14999);
+  service_.CheckHoldRequests();
+  EXPECT_EQ(woken.load(), 0);
+  clock_.Advance(1);
+  service_.CheckHoldRequests();
+  EXPECT_EQ(woken.load(), 1);
+  EXPECT_EQ(service_.HeldCount(), 0u);
+}
+
+TEST_F(PullRequestHoldServiceTest, PeriodicCheckFindsNewDataWithoutANotification) {
+  std::atomic<int> woken{0};
+  service_.SuspendPullRequest(Request(5, 15000, &woken));
+  service_.CheckHoldRequests();
+  EXPECT_EQ(woken.load(), 0);
+  max_offset_ = 6;
+  service_.CheckHoldRequests();
+  EXPECT_EQ(woken.load(), 1);
+}
+
+TEST_F(PullRequestHoldServiceTest, DropsRequestsWhoseConnectionClosed) {
+  std::atomic<int> woken{0};
+  auto channel = std::make_shared<FakeChannel>();
+  service_.SuspendPullRequest(Request(5, 15000, &woken, channel));
+  channel->set_active(false);
+  service_.NotifyMessageArriving("T", 1, 10);
+  EXPECT_EQ(woken.load(), 0);
+  EXPECT_EQ(service_.HeldCount(), 0u);
+}
+
+TEST_F(PullRequestHoldServiceTest, KeepsOthersOfTheSameQueue) {
+  std::atomic<int> a{0}, b{0};
+  service_.SuspendPullRequest(Request(5, 15000, &a));
+  service_.SuspendPullRequest(Request(8, 15000, &b));
+  service_.NotifyMessageArriving("T", 1, 7);
+  EXPECT_EQ(a.load(), 1);
+  EXPECT_EQ(b.load(), 0);
+  EXPECT_EQ(service_.HeldCount(), 1u);
+}
+
+TEST(PullRequestHoldServiceThreadTest, ServiceThreadAnswersAtTheDeadlineNotAtTheNextPeriod) {
+  auto executor = std::make_shared<remoting::ThreadPoolExecutor>("pull", 1, 16);
+  PullRequestHoldService service(
+      Clock::Real(), [](std::string_view, int32_t) { return int64_t{0}; }, executor);
+  service.Start();
+  std::atomic<int64_t> woken_at{0};
+  HeldPullRequest r;
+  r.topic = "T";
+  r.timeout_ms = 200;
+  r.wakeup = [&woken_at] { woken_at = SteadyMillis(); };
+  const int64_t start = SteadyMillis();
+  service.SuspendPullRequest(std::move(r));
+  ASSERT_TRUE(apogee::testing::WaitUntil([&] { return woken_at.load() != 0; },
+                                         std::chrono::seconds(3)));
+  EXPECT_GE(woken_at.load() - start, 195);
+  EXPECT_LT(woken_at.load() - start, 1500);  // long before the 5 s check period
+  service.Shutdown();
+  executor->Shutdown();
+}
+
+}  // namespace
+}  // namespace apogee::broker
