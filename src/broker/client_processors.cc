@@ -36,7 +36,10 @@ class NotifyConsumersListener : public ConsumerIdsChangeListener {
     std::optional<SubscriptionGroupConfig> group_config =
         groups_->SelectSubscriptionGroupConfig(group);
     if (group_config && !group_config->notify_consumer_ids_changed_enable) return;
-    for (const remoting::ChannelPtr& channel : channels) NotifyConsumerIdsChanged(channel, group);
+    for (const remoting::ChannelPtr& channel : channels) {
+      // Members whose connection is already closing (broker shutdown) cannot rebalance.
+      if (channel->IsActive()) NotifyConsumerIdsChanged(channel, group);
+    }
   }
 
  private:
