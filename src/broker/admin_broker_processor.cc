@@ -308,7 +308,7 @@ RemotingCommand AdminBrokerProcessor::GetBrokerConfig(const RemotingCommand& req
 }
 
 RemotingCommand AdminBrokerProcessor::GetBrokerRuntimeInfo(const RemotingCommand& request) {
-  return Ok(request, protocol::EncodeKVTable(BuildBrokerRuntimeInfo(*context_, *stats_)));
+  return Ok(request, protocol::EncodeKVTable(BuildBrokerRuntimeInfo(*context_, *stats_, env_)));
 }
 
 // ---- subscription groups -----------------------------------------------------------

@@ -1,7 +1,6 @@
 #include "broker/broker_runtime_info.h"
 
 #include <fmt/format.h>
-#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <memory>
@@ -9,6 +8,7 @@
 
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
+#include "env/env.h"
 #include "protocol/remoting_command.h"
 #include "remoting/executor.h"
 #include "store/message_store.h"
@@ -22,21 +22,14 @@ constexpr int64_t kSampleSpacingMs = 1'000;
 // The version Apogee speaks (kApogeeVersion = 401) under its MQVersion name.
 constexpr std::string_view kVersionDesc = "V4_9_4";
 
-// Used fraction of the file system holding `path` (Java's getDiskPartitionSpaceUsedPercent),
-// looking at the nearest existing ancestor; -1 when none can be read.
-double DiskUsedRatio(std::string path) {
-  while (!path.empty()) {
-    struct statvfs st {};
-    if (::statvfs(path.c_str(), &st) == 0 && st.f_blocks > 0) {
-      const double total = static_cast<double>(st.f_blocks) * st.f_frsize;
-      const double free = static_cast<double>(st.f_bfree) * st.f_frsize;
-      return (total - free) / total;
-    }
-    const size_t slash = path.find_last_of('/');
-    if (slash == std::string::npos) break;
-    path = slash == 0 ? (path == "/" ? "" : "/") : path.substr(0, slash);
-  }
-  return -1;
+// Used fraction of the file system holding the store (Java's
+// getDiskPartitionSpaceUsedPercent), through the Env the store uses; -1 when unknown.
+double DiskUsedRatio(env::Env* env, const std::string& path) {
+  if (env == nullptr) return -1;
+  auto space = env->GetDiskSpace(path);
+  if (!space.ok() || space->total_bytes == 0) return -1;
+  const double total = static_cast<double>(space->total_bytes);
+  return (total - static_cast<double>(space->free_bytes)) / total;
 }
 
 std::string QueueSize(const std::shared_ptr<remoting::Executor>& executor) {
@@ -110,7 +103,7 @@ std::string FormatRuntime(int64_t elapsed_ms) {
 }
 
 protocol::KVTable BuildBrokerRuntimeInfo(const BrokerContext& context,
-                                         const BrokerRuntimeStats& stats) {
+                                         const BrokerRuntimeStats& stats, env::Env* env) {
   const auto settings = context.config->Get();
   const store::MessageStore& store = *context.store;
   const int64_t now = stats.clock()->NowMillis();
@@ -137,7 +130,7 @@ protocol::KVTable BuildBrokerRuntimeInfo(const BrokerContext& context,
   t["commitLogMinOffset"] = std::to_string(store.MinPhyOffset());
   t["commitLogMaxOffset"] = std::to_string(store.MaxPhyOffset());
   t["dispatchBehindBytes"] = std::to_string(std::max<int64_t>(0, store.DispatchBehindBytes()));
-  t["commitLogDiskRatio"] = fmt::format("{}", DiskUsedRatio(settings->store.store_path_root_dir));
+  t["commitLogDiskRatio"] = fmt::format("{}", DiskUsedRatio(env, settings->store.store_path_root_dir));
   t["earliestMessageTimeStamp"] = std::to_string(store.GetEarliestMessageTime());
   // The put lock is a short copy into mapped memory; its hold time is not exported.
   t["pageCacheLockTimeMills"] = "0";

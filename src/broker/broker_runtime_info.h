@@ -26,6 +26,10 @@
 #include "base/clock.h"
 #include "protocol/kv_table.h"
 
+namespace apogee::env {
+class Env;
+}  // namespace apogee::env
+
 namespace apogee::broker {
 
 struct BrokerContext;
@@ -64,8 +68,9 @@ std::string FormatTpsTriple(double tps10, double tps60, double tps600);
 // StoreStatsService.getFormatRuntime: "[ 0 days, 1 hours, 2 minutes, 3 seconds ]".
 std::string FormatRuntime(int64_t elapsed_ms);
 
-// The runtime-info table of this broker now.
+// The runtime-info table of this broker now. `env` is the one the store runs on (for the
+// disk usage of storePathRootDir); null reports the ratio as -1.
 protocol::KVTable BuildBrokerRuntimeInfo(const BrokerContext& context,
-                                         const BrokerRuntimeStats& stats);
+                                         const BrokerRuntimeStats& stats, env::Env* env);
 
 }  // namespace apogee::broker

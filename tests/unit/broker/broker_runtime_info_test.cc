@@ -67,7 +67,7 @@ TEST(BrokerRuntimeInfoTest, TableHasEveryKeyClusterListParses) {
   stats.OnMessageArriving("T", 0, 0);
   clock.Advance(2000);
   stats.OnMessageArriving("T", 0, 20);
-  protocol::KVTable kv = BuildBrokerRuntimeInfo(harness.context, stats);
+  protocol::KVTable kv = BuildBrokerRuntimeInfo(harness.context, stats, harness.env.get());
   for (const char* key :
        {"brokerVersionDesc", "putTps", "getTransferredTps", "msgPutTotalTodayNow",
         "msgGetTotalTodayNow", "msgPutTotalTodayMorning", "msgGetTotalTodayMorning",
@@ -86,6 +86,7 @@ TEST(BrokerRuntimeInfoTest, TableHasEveryKeyClusterListParses) {
   const double ratio = std::stod(kv.table["commitLogDiskRatio"]);
   EXPECT_GE(ratio, 0.0);
   EXPECT_LE(ratio, 1.0);
+  EXPECT_EQ(BuildBrokerRuntimeInfo(harness.context, stats, nullptr).table["commitLogDiskRatio"], "-1");
 }
 
 }  // namespace

@@ -140,5 +140,35 @@ TEST(AdminBodiesTest, ResetOffsetBodyForCIsAnArray) {
             "{\"offsetTable\":{{\"brokerName\":\"broker-a\",\"queueId\":1,\"topic\":\"T\"}:5}}");
 }
 
+// Every prefix and every single-byte corruption of valid bodies either decodes or fails
+// with a Status; never a crash or a read past the end (run under ASan in CI).
+TEST(AdminBodiesTest, DecodersSurviveTruncationAndCorruption) {
+  ConsumeStats stats;
+  stats.offset_table[Mq("T\"{", 0)] = OffsetWrapper{1, 2, 3, 4};
+  stats.offset_table[Mq("U", 1)] = OffsetWrapper{5, 6, 7, 8};
+  ConsumerConnection connection;
+  connection.connection_set.push_back(Connection{"id", "addr", LanguageCode::kGo, 1});
+  connection.subscription_table["T"].topic = "T";
+  const std::string bodies[] = {EncodeConsumeStats(stats), EncodeConsumerConnection(connection)};
+  const char replacements[] = {'{', '}', '"', '\\', ':', ',', '[', 'x'};
+  size_t decoded = 0;
+  for (const std::string& body : bodies) {
+    for (size_t n = 0; n <= body.size(); ++n) {
+      const std::string prefix = body.substr(0, n);
+      decoded += DecodeConsumeStats(prefix).ok() + DecodeConsumerConnection(prefix).ok() +
+                 DecodeResetOffsetBody(prefix).ok() + DecodeTopicStatsTable(prefix).ok();
+    }
+    for (size_t i = 0; i < body.size(); ++i) {
+      for (char c : replacements) {
+        std::string mutated = body;
+        mutated[i] = c;
+        decoded += DecodeConsumeStats(mutated).ok() + DecodeConsumerConnection(mutated).ok() +
+                   DecodeResetOffsetBody(mutated).ok() + DecodeTopicStatsTable(mutated).ok();
+      }
+    }
+  }
+  EXPECT_GT(decoded, 0u);  // the untouched full bodies decode
+}
+
 }  // namespace
 }  // namespace apogee::protocol
