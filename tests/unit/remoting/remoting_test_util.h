@@ -23,7 +23,6 @@ class RawSocket {
   explicit RawSocket(uint16_t port) : socket_(ctx_) {
     socket_.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
   }
-  explicit RawSocket(boost::asio::ip::tcp::socket&& s) = delete;
 
   void Write(std::string_view bytes) { boost::asio::write(socket_, boost::asio::buffer(bytes)); }
   void WriteCommand(const protocol::RemotingCommand& command) {
