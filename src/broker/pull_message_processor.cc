@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
 #include "base/logging.h"
+#include "base/clock.h"
 #include "broker/broker_config.h"
 #include "broker/consumer_manager.h"
 #include "broker/consumer_offset_manager.h"
@@ -45,8 +47,26 @@ void PullMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Res
           /*allow_suspend=*/true);
 }
 
+void PullMessageProcessor::Hold(std::shared_ptr<const RemotingCommand> request,
+                                const remoting::Responder& responder, const std::string& topic,
+                                int32_t queue_id, int64_t wait_past_offset, int64_t deadline_ms) {
+  HeldPullRequest held;
+  held.topic = topic;
+  held.queue_id = queue_id;
+  held.pull_from_offset = wait_past_offset;
+  held.timeout_ms = std::max<int64_t>(deadline_ms - SteadyMillis(), 0);
+  held.channel = responder.channel();
+  held.wakeup = [weak = weak_from_this(), request, responder, deadline_ms]() {
+    if (std::shared_ptr<PullMessageProcessor> self = weak.lock()) {
+      self->Process(request, responder, /*allow_suspend=*/false, deadline_ms);
+    }
+  };
+  hold_->SuspendPullRequest(std::move(held));
+}
+
 void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> request,
-                                   remoting::Responder responder, bool allow_suspend) {
+                                   remoting::Responder responder, bool allow_suspend,
+                                   int64_t hold_deadline_ms) {
   const std::shared_ptr<const BrokerSettings> settings = context_->config->Get();
   RemotingCommand response = RemotingCommand::MakeResponse(*request, rc::kSystemError);
   auto refuse = [&](int32_t code, std::string remark) {
@@ -193,18 +213,16 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
       suspend_timeout_ms > 0) {
     const int64_t timeout =
         settings->long_polling_enable ? suspend_timeout_ms : settings->short_polling_time_mills;
-    HeldPullRequest held;
-    held.topic = header.topic;
-    held.queue_id = header.queue_id;
-    held.pull_from_offset = header.queue_offset;
-    held.timeout_ms = timeout;
-    held.channel = responder.channel();
-    held.wakeup = [weak = weak_from_this(), request, responder]() {
-      if (std::shared_ptr<PullMessageProcessor> self = weak.lock()) {
-        self->Process(request, responder, /*allow_suspend=*/false);
-      }
-    };
-    hold_->SuspendPullRequest(std::move(held));
+    Hold(request, responder, header.topic, header.queue_id, header.queue_offset,
+         SteadyMillis() + timeout);
+    return;
+  }
+  // Woken, but every message up to the queue's end failed the filter: wait on for newer
+  // ones (only when the scan reached the end, so the consumer never misses a chance to
+  // move past a long run of other tags).
+  if (!allow_suspend && hold_ && result.status == store::GetStatus::kNoMatchedMessage &&
+      result.next_begin_offset >= result.max_offset && SteadyMillis() < hold_deadline_ms) {
+    Hold(request, responder, header.topic, header.queue_id, result.max_offset, hold_deadline_ms);
     return;
   }
 

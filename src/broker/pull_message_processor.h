@@ -44,11 +44,19 @@ class PullMessageProcessor : public remoting::RequestProcessor,
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
 
   // One execution (Java's processRequest(channel, request, brokerAllowSuspend)). With
-  // `allow_suspend` false (a held request woken up) it always answers and commits nothing.
+  // `allow_suspend` false (a held request woken up) it answers and commits nothing, except
+  // that a wake-up whose new messages all failed the tag filter goes back to waiting until
+  // `hold_deadline_ms` (steady clock): Java's hold service never wakes a pull for a
+  // message its filter rejects.
   void Process(std::shared_ptr<const protocol::RemotingCommand> request,
-               remoting::Responder responder, bool allow_suspend);
+               remoting::Responder responder, bool allow_suspend, int64_t hold_deadline_ms = 0);
 
  private:
+  // Parks the pull until a message past `wait_past_offset` arrives or `deadline_ms`.
+  void Hold(std::shared_ptr<const protocol::RemotingCommand> request,
+            const remoting::Responder& responder, const std::string& topic, int32_t queue_id,
+            int64_t wait_past_offset, int64_t deadline_ms);
+
   BrokerContext* context_;
   std::shared_ptr<PullRequestHoldService> hold_;
 };

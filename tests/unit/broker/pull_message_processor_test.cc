@@ -182,6 +182,25 @@ TEST_F(PullMessageProcessorTest, LongPollingAnswersWhenAMessageArrives) {
   EXPECT_EQ(hold_->HeldCount(), 0u);
 }
 
+TEST_F(PullMessageProcessorTest, LongPollingKeepsWaitingThroughMessagesTheFilterRejects) {
+  auto channel = std::make_shared<FakeChannel>();
+  protocol::RemotingCommand request =
+      PullRequest("T", 1, 0, kPullFlagSubscription | kPullFlagSuspend, "TagA", 10000);
+  remoting::Responder responder(channel, request);
+  processor_->ProcessRequest(std::move(request), responder);
+  Send(1, "other tag", "TagB");
+  EXPECT_FALSE(channel->WaitResponse(1, std::chrono::milliseconds(300)));
+  EXPECT_EQ(hold_->HeldCount(), 1u);
+  Send(1, "wanted", "TagA");
+  auto r = channel->WaitResponse(1, std::chrono::seconds(5));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess) << r->remark.value_or("");
+  auto msgs = Messages(*r);
+  ASSERT_EQ(msgs.size(), 1u);
+  EXPECT_EQ(msgs[0].body, "wanted");
+  ExpectPullHeader(*r, 2, 0, 2);
+}
+
 TEST_F(PullMessageProcessorTest, LongPollingTimesOutWithNotFound) {
   hold_->Start();
   auto channel = std::make_shared<FakeChannel>();
