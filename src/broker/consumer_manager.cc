@@ -151,6 +151,19 @@ std::shared_ptr<const protocol::SubscriptionData> ConsumerManager::FindSubscript
   return it == groups_.end() ? nullptr : it->second.FindSubscriptionData(topic);
 }
 
+bool ConsumerManager::HasGroup(const std::string& group) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return groups_.count(group) != 0;
+}
+
+std::optional<protocol::MessageModel> ConsumerManager::GetMessageModel(
+    const std::string& group) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  auto it = groups_.find(group);
+  if (it == groups_.end()) return std::nullopt;
+  return it->second.message_model();
+}
+
 std::vector<std::string> ConsumerManager::GetAllClientIds(const std::string& group) const {
   std::shared_lock<std::shared_mutex> lock(mutex_);
   auto it = groups_.find(group);

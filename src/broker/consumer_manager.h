@@ -91,6 +91,11 @@ class ConsumerManager {
   std::shared_ptr<const protocol::SubscriptionData> FindSubscriptionData(
       const std::string& group, const std::string& topic) const;
 
+  // Cheap checks for the pull path (no copies): whether the group has a member, and
+  // its message model.
+  bool HasGroup(const std::string& group) const;
+  std::optional<protocol::MessageModel> GetMessageModel(const std::string& group) const;
+
   // Sorted client ids of the group's members; empty when the group is unknown.
   std::vector<std::string> GetAllClientIds(const std::string& group) const;
   std::optional<ClientChannelInfo> FindChannel(const std::string& group,

@@ -194,6 +194,11 @@ TEST_F(ConsumerManagerTest, SnapshotAndTopicIndexForAdmin) {
   EXPECT_EQ(snapshot->subscriptions.size(), 2u);
   EXPECT_EQ(consumers_.GroupsOfTopic("T"), (std::set<std::string>{"G", "H"}));
   EXPECT_EQ(consumers_.GroupsOfTopic("%RETRY%G"), (std::set<std::string>{"G"}));
+  EXPECT_TRUE(consumers_.HasGroup("G"));
+  EXPECT_FALSE(consumers_.HasGroup("X"));
+  EXPECT_EQ(consumers_.GetMessageModel("G"), MessageModel::kBroadcasting);
+  EXPECT_EQ(consumers_.GetMessageModel("H"), MessageModel::kClustering);
+  EXPECT_FALSE(consumers_.GetMessageModel("X"));
   ASSERT_TRUE(consumers_.FindChannel("H", "a@1"));
   EXPECT_FALSE(consumers_.FindChannel("H", "b"));
 }
