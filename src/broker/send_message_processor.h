@@ -48,8 +48,6 @@ class SendMessageProcessor : public remoting::RequestProcessor {
   ~SendMessageProcessor() override;
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
-  // Java's rejectRequest: refuse early (SYSTEM_BUSY) while the store refuses writes.
-  bool RejectRequest() const override { return false; }
 
  private:
   struct Target;  // the topic config, queue and group data a checked request goes to
