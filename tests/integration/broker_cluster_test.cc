@@ -315,7 +315,10 @@ TEST(BrokerClusterTest, AcknowledgedSendsSurviveKillMinus9UnderSyncFlush) {
   BrokerCalls setup;
   ASSERT_EQ(setup.CreateTopic(broker.addr(), kTopic, 4), rc::kSuccess);
 
-  // Four senders keep sending; the broker is killed while requests are in flight.
+  // Four senders keep sending; the broker is killed while requests are in flight. A kill -9
+  // leaves the page cache intact, so this checks the abnormal-shutdown recovery (no acked
+  // record truncated, ConsumeQueues rebuilt dense), not fsync durability against power loss;
+  // the store's own FaultInjectionEnv tests cover that.
   struct Ack {
     int32_t queue_id;
     int64_t queue_offset;
