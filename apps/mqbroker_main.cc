@@ -30,7 +30,8 @@ constexpr const char* kUsage =
     " -c,--configFile <file>        Broker config properties file\n"
     " -h,--help                     Print help\n"
     " -m,--printImportantConfig     Print important config item\n"
-    " -n,--namesrvAddr <addr>       Name server address list, eg: '192.168.0.1:9876;192.168.0.2:9876'\n"
+    " -n,--namesrvAddr <addr>       Name server address list, eg: "
+    "'192.168.0.1:9876;192.168.0.2:9876'\n"
     " -p,--printConfigItem          Print all config item\n"
     "    --with-namesrv             Also start a NameServer in this process (namesrvListenPort)\n";
 
@@ -126,7 +127,8 @@ int main(int argc, char** argv) {
 
   apogee::InitLogging(apogee::LogOptions{"broker"});
   auto log = apogee::GetLogger("broker");
-  if (!flags.config_file.empty()) log->info("load config properties file OK, {}", flags.config_file);
+  if (!flags.config_file.empty())
+    log->info("load config properties file OK, {}", flags.config_file);
 
   // Block the stop signals before any thread starts, so every thread inherits the mask
   // and only sigwait() below sees them.

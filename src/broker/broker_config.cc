@@ -1,11 +1,10 @@
 #include "broker/broker_config.h"
 
 #include <arpa/inet.h>
+#include <fmt/format.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -23,13 +22,31 @@ namespace {
 // Java marks these @ImportantField; -m prints only them.
 const std::set<std::string>& ImportantKeys() {
   static const std::set<std::string> kKeys = {
-      "rocketmqHome",     "namesrvAddr",      "brokerIP1",          "brokerIP2",
-      "brokerName",       "brokerClusterName", "brokerId",          "brokerRole",
-      "flushDiskType",    "listenPort",       "haListenPort",       "haMasterAddress",
-      "storePathRootDir", "storePathCommitLog", "deleteWhen",       "fileReservedTime",
-      "diskMaxUsedSpaceRatio", "autoCreateTopicEnable", "autoCreateSubscriptionGroup",
-      "rejectTransactionMessage", "slaveReadEnable", "aclEnable", "brokerPermission",
-      "mappedFileSizeCommitLog", "maxMessageSize",
+      "rocketmqHome",
+      "namesrvAddr",
+      "brokerIP1",
+      "brokerIP2",
+      "brokerName",
+      "brokerClusterName",
+      "brokerId",
+      "brokerRole",
+      "flushDiskType",
+      "listenPort",
+      "haListenPort",
+      "haMasterAddress",
+      "storePathRootDir",
+      "storePathCommitLog",
+      "deleteWhen",
+      "fileReservedTime",
+      "diskMaxUsedSpaceRatio",
+      "autoCreateTopicEnable",
+      "autoCreateSubscriptionGroup",
+      "rejectTransactionMessage",
+      "slaveReadEnable",
+      "aclEnable",
+      "brokerPermission",
+      "mappedFileSizeCommitLog",
+      "maxMessageSize",
   };
   return kKeys;
 }
@@ -211,8 +228,8 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
            "ms between registrations (clamped to 10000..60000)", kReload, 1, INT32_MAX)
       .Add("registerBrokerTimeoutMills", &s->register_broker_timeout_mills,
            "timeout of one REGISTER_BROKER", kReload, 100, INT32_MAX)
-      .Add("forceRegister", &s->force_register,
-           "register every period even when nothing changed", kReload)
+      .Add("forceRegister", &s->force_register, "register every period even when nothing changed",
+           kReload)
       .Add("compressedRegister", &s->compressed_register,
            "send the zlib-compressed registration body", kReload)
       .Add("transactionTimeOut", &s->transaction_timeout,
@@ -283,14 +300,13 @@ Status BrokerConfig::Validate(const BrokerSettings& s) {
   }
   if (s.broker_ip1.empty()) return Status::InvalidArgument("brokerIP1 must not be empty");
   if (!IsValidPerm(s.broker_permission)) {
-    return Status::InvalidArgument(
-        fmt::format("invalid value '{}' for brokerPermission: unknown permission bits",
-                    s.broker_permission));
+    return Status::InvalidArgument(fmt::format(
+        "invalid value '{}' for brokerPermission: unknown permission bits", s.broker_permission));
   }
   if (s.IsSlave() && s.broker_id <= 0) {
-    return Status::InvalidArgument(fmt::format(
-        "brokerId must be greater than 0 for a SLAVE (brokerRole=SLAVE, brokerId={})",
-        s.broker_id));
+    return Status::InvalidArgument(
+        fmt::format("brokerId must be greater than 0 for a SLAVE (brokerRole=SLAVE, brokerId={})",
+                    s.broker_id));
   }
   const int32_t ha_port = s.EffectiveHaListenPort();
   if (ha_port > 65535) {

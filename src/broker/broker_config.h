@@ -31,13 +31,13 @@ namespace apogee::broker {
 
 struct BrokerSettings {
   // ---- BrokerConfig (BrokerIdentity in 5.x) ----
-  std::string rocketmq_home;      // $ROCKETMQ_HOME
-  std::string namesrv_addr;       // "a:9876;b:9876"; $NAMESRV_ADDR
-  std::string broker_ip1;         // remoting address, store host of msgIds; local address
-  std::string broker_ip2;         // HA address; defaults to brokerIP1
-  std::string broker_name;        // local host name
+  std::string rocketmq_home;  // $ROCKETMQ_HOME
+  std::string namesrv_addr;   // "a:9876;b:9876"; $NAMESRV_ADDR
+  std::string broker_ip1;     // remoting address, store host of msgIds; local address
+  std::string broker_ip2;     // HA address; defaults to brokerIP1
+  std::string broker_name;    // local host name
   std::string broker_cluster_name = "DefaultCluster";
-  int64_t broker_id = 0;          // 0 = master; > 0 for a SLAVE
+  int64_t broker_id = 0;  // 0 = master; > 0 for a SLAVE
   int32_t broker_permission = protocol::kPermRead | protocol::kPermWrite;
   int32_t default_topic_queue_nums = 8;
   bool auto_create_topic_enable = true;
@@ -49,13 +49,13 @@ struct BrokerSettings {
   std::string region_id = "DefaultRegion";
   bool trace_on = true;
 
-  int32_t send_message_thread_pool_nums = 4;       // min(cores, 4)
-  int32_t pull_message_thread_pool_nums = 20;      // 16 + 2 x cores
-  int32_t query_message_thread_pool_nums = 10;     // 8 + cores
+  int32_t send_message_thread_pool_nums = 4;    // min(cores, 4)
+  int32_t pull_message_thread_pool_nums = 20;   // 16 + 2 x cores
+  int32_t query_message_thread_pool_nums = 10;  // 8 + cores
   int32_t admin_broker_thread_pool_nums = 16;
   int32_t client_manage_thread_pool_nums = 32;
   int32_t consumer_manage_thread_pool_nums = 32;
-  int32_t heartbeat_thread_pool_nums = 2;          // min(32, cores)
+  int32_t heartbeat_thread_pool_nums = 2;  // min(32, cores)
   int32_t send_thread_pool_queue_capacity = 10000;
   int32_t pull_thread_pool_queue_capacity = 100000;
   int32_t query_thread_pool_queue_capacity = 20000;
@@ -79,11 +79,11 @@ struct BrokerSettings {
   int64_t wait_time_mills_in_pull_queue = 5000;
   bool enable_property_filter = false;
   bool filter_support_retry = false;
-  int32_t register_name_server_period = 30000;     // clamped to [10000, 60000]
+  int32_t register_name_server_period = 30000;  // clamped to [10000, 60000]
   int32_t register_broker_timeout_mills = 6000;
   bool force_register = true;
   bool compressed_register = false;
-  int64_t transaction_timeout = 6000;              // transactionTimeOut
+  int64_t transaction_timeout = 6000;  // transactionTimeOut
   int32_t transaction_check_max = 15;
   int64_t transaction_check_interval = 60000;
   bool acl_enable = false;
@@ -178,7 +178,7 @@ class BrokerConfig {
 
   mutable std::mutex mu_;
   std::shared_ptr<const BrokerSettings> settings_;  // guarded by mu_
-  protocol::DataVersion data_version_;             // guarded by mu_
+  protocol::DataVersion data_version_;              // guarded by mu_
   std::function<void(const std::vector<std::string>&)> update_listener_;
 };
 

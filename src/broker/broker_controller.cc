@@ -112,7 +112,8 @@ class BrokerController::Impl {
   std::shared_ptr<remoting::ThreadPoolExecutor> NewExecutor(const std::string& name,
                                                             int32_t threads, int32_t capacity) {
     auto executor = std::make_shared<remoting::ThreadPoolExecutor>(
-        name, static_cast<size_t>(std::max(1, threads)), static_cast<size_t>(std::max(1, capacity)));
+        name, static_cast<size_t>(std::max(1, threads)),
+        static_cast<size_t>(std::max(1, capacity)));
     executors_.push_back(executor);
     return executor;
   }
@@ -145,8 +146,8 @@ class BrokerController::Impl {
 
   std::mutex register_mu_;  // one registration at a time
   mutable std::mutex result_mu_;
-  std::optional<std::string> master_addr_;       // guarded by result_mu_
-  std::optional<std::string> master_ha_addr_;    // guarded by result_mu_
+  std::optional<std::string> master_addr_;     // guarded by result_mu_
+  std::optional<std::string> master_ha_addr_;  // guarded by result_mu_
 
   bool initialized_ = false;
   bool started_ = false;
@@ -167,9 +168,10 @@ Status BrokerController::Impl::Initialize() {
               recovery.commit_log_end, recovery.elapsed_ms);
 
   const std::string config_dir = s->ConfigDir();
-  topics_ = std::make_unique<TopicConfigManager>(config_, env_, config_dir + "/topics.json", clock_);
-  groups_ = std::make_unique<SubscriptionGroupManager>(config_, env_,
-                                                       config_dir + "/subscriptionGroup.json", clock_);
+  topics_ =
+      std::make_unique<TopicConfigManager>(config_, env_, config_dir + "/topics.json", clock_);
+  groups_ = std::make_unique<SubscriptionGroupManager>(
+      config_, env_, config_dir + "/subscriptionGroup.json", clock_);
   APOGEE_RETURN_IF_ERROR(topics_->Load());
   APOGEE_RETURN_IF_ERROR(groups_->Load());
   persisted_topics_version_ = topics_->data_version();
@@ -301,8 +303,8 @@ Status BrokerController::Impl::RegisterBrokerAll() {
   }
   for (const std::string& f : failures) Log()->warn("{}", f);
   if (first_ok == nullptr) {
-    return Status::Unavailable(fmt::format("no name server accepted the registration: {}",
-                                           fmt::join(failures, "; ")));
+    return Status::Unavailable(
+        fmt::format("no name server accepted the registration: {}", fmt::join(failures, "; ")));
   }
   return Status::OK();
 }

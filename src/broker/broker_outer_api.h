@@ -40,7 +40,7 @@ struct RegisterBrokerRequest {
 // One NameServer's answer.
 struct RegisterOutcome {
   std::string namesrv_addr;
-  Status status;                           // OK, or why this NameServer did not accept
+  Status status;                          // OK, or why this NameServer did not accept
   protocol::RegisterBrokerResult result;  // valid when status is OK
 };
 

@@ -65,8 +65,8 @@ Result<std::string> ConfigFile::ReadFile(const std::string& path) const {
   std::string content(size, '\0');
   size_t done = 0;
   while (done < size) {
-    APOGEE_ASSIGN_OR_RETURN(size_t n,
-                            file->Read(done, size - done, reinterpret_cast<uint8_t*>(&content[done])));
+    APOGEE_ASSIGN_OR_RETURN(
+        size_t n, file->Read(done, size - done, reinterpret_cast<uint8_t*>(&content[done])));
     if (n == 0) break;
     done += n;
   }

@@ -29,10 +29,12 @@ bool IsValidPerm(int32_t perm);
 // "the broker[<brokerIP1>:<port>] sending message is forbidden" when the broker's write
 // permission is wiped, or "the topic[<topic>] sending message is forbidden" when the topic
 // is not writeable.
-Status CheckSendPermission(const BrokerSettings& settings, const protocol::TopicConfig& topic_config);
+Status CheckSendPermission(const BrokerSettings& settings,
+                           const protocol::TopicConfig& topic_config);
 
 // Pulling from `topic_config`: the same with "pulling message is forbidden" and the read bit.
-Status CheckPullPermission(const BrokerSettings& settings, const protocol::TopicConfig& topic_config);
+Status CheckPullPermission(const BrokerSettings& settings,
+                           const protocol::TopicConfig& topic_config);
 
 // The permission a topic is registered with: its own bits limited by the broker's (Java's
 // registerBrokerAll narrows every topic when the broker is not both readable and writable).

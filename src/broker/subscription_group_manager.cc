@@ -64,14 +64,14 @@ void WriteConfig(json::Writer& w, const SubscriptionGroupConfig& c) {
 Status ReadConfig(const json::Value& v, std::string_view path, SubscriptionGroupConfig* c) {
   if (!v.IsObject()) return Status::Corruption(fmt::format("{} is not an object", path));
   auto field = [&](std::string_view key) { return fmt::format("{}.{}", path, key); };
-  APOGEE_RETURN_IF_ERROR(json::ReadString(v, "groupName", field("groupName"), &c->group_name, true));
+  APOGEE_RETURN_IF_ERROR(
+      json::ReadString(v, "groupName", field("groupName"), &c->group_name, true));
   APOGEE_RETURN_IF_ERROR(
       json::ReadBool(v, "consumeEnable", field("consumeEnable"), &c->consume_enable));
   APOGEE_RETURN_IF_ERROR(json::ReadBool(v, "consumeFromMinEnable", field("consumeFromMinEnable"),
                                         &c->consume_from_min_enable));
-  APOGEE_RETURN_IF_ERROR(json::ReadBool(v, "consumeBroadcastEnable",
-                                        field("consumeBroadcastEnable"),
-                                        &c->consume_broadcast_enable));
+  APOGEE_RETURN_IF_ERROR(json::ReadBool(
+      v, "consumeBroadcastEnable", field("consumeBroadcastEnable"), &c->consume_broadcast_enable));
   APOGEE_RETURN_IF_ERROR(json::ReadBool(v, "consumeMessageOrderly", field("consumeMessageOrderly"),
                                         &c->consume_message_orderly));
   APOGEE_RETURN_IF_ERROR(
@@ -127,10 +127,10 @@ Status ValidateGroupName(std::string_view group) {
   }
   for (char c : group) {
     if (!IsGroupChar(c)) {
-      return Status::InvalidArgument(fmt::format(
-          "the consumer group name '{}' contains illegal characters; allowed are "
-          "^[%|a-zA-Z0-9_-]+$",
-          group));
+      return Status::InvalidArgument(
+          fmt::format("the consumer group name '{}' contains illegal characters; allowed are "
+                      "^[%|a-zA-Z0-9_-]+$",
+                      group));
     }
   }
   return Status::OK();
@@ -168,8 +168,8 @@ Status SubscriptionGroupManager::Decode(std::string_view text) {
   rapidjson::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "subscription group table", &doc));
   std::map<std::string, SubscriptionGroupConfig, std::less<>> table;
-  APOGEE_ASSIGN_OR_RETURN(const json::Value* groups,
-                          json::FindObject(doc, "subscriptionGroupTable", "subscriptionGroupTable"));
+  APOGEE_ASSIGN_OR_RETURN(const json::Value* groups, json::FindObject(doc, "subscriptionGroupTable",
+                                                                      "subscriptionGroupTable"));
   if (groups != nullptr) {
     for (auto it = groups->MemberBegin(); it != groups->MemberEnd(); ++it) {
       std::string name(json::KeyOf(it->name));
@@ -186,9 +186,10 @@ Status SubscriptionGroupManager::Decode(std::string_view text) {
   if (dv != nullptr) {
     APOGEE_RETURN_IF_ERROR(
         json::ReadInt64(*dv, "timestamp", "dataVersion.timestamp", &version.timestamp));
-    APOGEE_RETURN_IF_ERROR(json::ReadInt64(*dv, "counter", "dataVersion.counter", &version.counter));
-    APOGEE_RETURN_IF_ERROR(json::ReadInt64(*dv, "stateVersion", "dataVersion.stateVersion",
-                                           &version.state_version));
+    APOGEE_RETURN_IF_ERROR(
+        json::ReadInt64(*dv, "counter", "dataVersion.counter", &version.counter));
+    APOGEE_RETURN_IF_ERROR(
+        json::ReadInt64(*dv, "stateVersion", "dataVersion.stateVersion", &version.state_version));
   }
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& [name, c] : table) table_[name] = std::move(c);

@@ -49,8 +49,8 @@ struct SubscriptionGroupConfig {
   int64_t broker_id = 0;
   int64_t which_broker_when_consume_slowly = 1;
   bool notify_consumer_ids_changed_enable = true;
-  int32_t group_sys_flag = 0;           // 5.x
-  int32_t consume_timeout_minute = 15;  // 5.x
+  int32_t group_sys_flag = 0;                     // 5.x
+  int32_t consume_timeout_minute = 15;            // 5.x
   std::map<std::string, std::string> attributes;  // 5.x; written only when not empty
 
   bool operator==(const SubscriptionGroupConfig&) const = default;
@@ -88,7 +88,8 @@ class SubscriptionGroupManager {
   // allowed (see above); nullopt when it does not exist and may not be created.
   std::optional<SubscriptionGroupConfig> FindSubscriptionGroupConfig(std::string_view group);
   // The group if it exists; never creates.
-  std::optional<SubscriptionGroupConfig> SelectSubscriptionGroupConfig(std::string_view group) const;
+  std::optional<SubscriptionGroupConfig> SelectSubscriptionGroupConfig(
+      std::string_view group) const;
   bool ContainsSubscriptionGroup(std::string_view group) const;
 
   // UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: validates the name and numbers, stores, persists.

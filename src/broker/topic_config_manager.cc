@@ -30,8 +30,8 @@ std::string Describe(const protocol::TopicConfig& c) {
 Status ValidateTopicName(std::string_view topic) {
   if (topic.empty()) return Status::InvalidArgument("the topic name is empty");
   if (topic.size() > kTopicMaxLength) {
-    return Status::InvalidArgument(fmt::format(
-        "the topic name '{}' is longer than {} characters", topic, kTopicMaxLength));
+    return Status::InvalidArgument(
+        fmt::format("the topic name '{}' is longer than {} characters", topic, kTopicMaxLength));
   }
   for (char c : topic) {
     if (!IsTopicChar(c)) {
@@ -47,8 +47,8 @@ Status ValidateTopicName(std::string_view topic) {
   return Status::OK();
 }
 
-TopicConfigManager::TopicConfigManager(const BrokerConfig* config, env::Env* env,
-                                       std::string path, const Clock* clock)
+TopicConfigManager::TopicConfigManager(const BrokerConfig* config, env::Env* env, std::string path,
+                                       const Clock* clock)
     : config_(config), clock_(clock), file_(std::make_unique<ConfigFile>(env, std::move(path))) {
   AddSystemTopics();
 }
@@ -76,8 +76,8 @@ void TopicConfigManager::AddSystemTopics() {
   std::lock_guard<std::mutex> lock(mu_);
   PutSystemTopic(topic(kSelfTestTopic, 1));
   if (s->auto_create_topic_enable) {
-    PutSystemTopic(topic(kAutoCreateTopicKeyTopic, s->default_topic_queue_nums,
-                         protocol::kPermInherit | kRW));
+    PutSystemTopic(
+        topic(kAutoCreateTopicKeyTopic, s->default_topic_queue_nums, protocol::kPermInherit | kRW));
   }
   PutSystemTopic(topic(kBenchmarkTopic, 1024));
   // Java leaves the cluster topic at TopicConfig's default 16 queues.
@@ -171,12 +171,13 @@ Result<protocol::TopicConfig> TopicConfigManager::CreateTopicInSendMessageMethod
       default_perm = protocol::kPermRead | protocol::kPermWrite;
     }
     if (!IsInherited(default_perm)) {
-      Log()->warn("create new topic {} failed: the default topic[{}] has no inherit perm [{}], "
-                  "producer {}",
-                  topic, default_topic, PermToString(default_perm), remote_addr);
+      Log()->warn(
+          "create new topic {} failed: the default topic[{}] has no inherit perm [{}], "
+          "producer {}",
+          topic, default_topic, PermToString(default_perm), remote_addr);
       return Status::PermissionDenied(fmt::format(
-          "topic[{}] not exist, and the default topic[{}] has no inherit permission ({}){}",
-          topic, default_topic, PermToString(default_perm),
+          "topic[{}] not exist, and the default topic[{}] has no inherit permission ({}){}", topic,
+          default_topic, PermToString(default_perm),
           default_topic == kAutoCreateTopicKeyTopic && !auto_create
               ? "; autoCreateTopicEnable is false"
               : ""));
@@ -213,9 +214,8 @@ Result<protocol::TopicConfig> TopicConfigManager::CreateTopicInSendMessageBackMe
       result = it->second;
     } else {
       if (topic.empty() || topic.size() > kGroupTopicMaxLength) {
-        return Status::InvalidArgument(
-            fmt::format("cannot create topic '{}': length must be 1..{}", topic,
-                        kGroupTopicMaxLength));
+        return Status::InvalidArgument(fmt::format("cannot create topic '{}': length must be 1..{}",
+                                                   topic, kGroupTopicMaxLength));
       }
       result.topic_name = std::string(topic);
       result.read_queue_nums = client_queue_nums;
@@ -261,9 +261,9 @@ Status TopicConfigManager::UpdateTopicConfig(const protocol::TopicConfig& config
         config.topic_name, config.read_queue_nums, config.write_queue_nums, kMaxQueueNums));
   }
   if (config.topic_filter_type != "SINGLE_TAG" && config.topic_filter_type != "MULTI_TAG") {
-    return Status::InvalidArgument(fmt::format(
-        "invalid topicFilterType '{}' for topic {} (SINGLE_TAG or MULTI_TAG)",
-        config.topic_filter_type, config.topic_name));
+    return Status::InvalidArgument(
+        fmt::format("invalid topicFilterType '{}' for topic {} (SINGLE_TAG or MULTI_TAG)",
+                    config.topic_filter_type, config.topic_name));
   }
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -85,11 +85,9 @@ class TopicConfigManager {
   // INHERIT; TBW102 counts as not inheritable when autoCreateTopicEnable is false). An
   // existing topic is returned as it is. NotFound "default topic ... does not exist" or
   // PermissionDenied "... has no inherit permission" otherwise.
-  Result<protocol::TopicConfig> CreateTopicInSendMessageMethod(std::string_view topic,
-                                                               std::string_view default_topic,
-                                                               std::string_view remote_addr,
-                                                               int32_t client_default_topic_queue_nums,
-                                                               int32_t topic_sys_flag);
+  Result<protocol::TopicConfig> CreateTopicInSendMessageMethod(
+      std::string_view topic, std::string_view default_topic, std::string_view remote_addr,
+      int32_t client_default_topic_queue_nums, int32_t topic_sys_flag);
 
   // Retry / DLQ topics (send-back, heartbeat): returns the topic, creating it with the
   // given queue numbers and perm when missing (Java's createTopicInSendMessageBackMethod).
@@ -145,7 +143,7 @@ class TopicConfigManager {
   mutable std::mutex mu_;
   std::map<std::string, protocol::TopicConfig, std::less<>> table_;  // guarded by mu_
   protocol::DataVersion data_version_;                               // guarded by mu_
-  std::set<std::string, std::less<>> system_topics_;  // fixed after construction
+  std::set<std::string, std::less<>> system_topics_;                 // fixed after construction
   std::function<void()> change_listener_;
 };
 

@@ -84,7 +84,8 @@ class BrokerProcess {
         << "brokerIP1=127.0.0.1\n"
         << "bindAddress=127.0.0.1\n"
         << "listenPort=" << port_ << "\n"
-        << "storePathRootDir=" << store_dir() << "\n"
+        << "storePathRootDir=" << store_dir()
+        << "\n"
         // Small files keep tests fast; the store pre-allocates them.
         << "mappedFileSizeCommitLog=" << (16 << 20) << "\n"
         << "mappedFileSizeConsumeQueue=" << (20 * 20000) << "\n"
@@ -114,8 +115,8 @@ class SingleBrokerCluster {
     client.Start();
     bool ok = WaitUntil(
         [&] {
-          auto res = client.InvokeSync(namesrv_.addr(), RouteRequest("TBW102"),
-                                       std::chrono::seconds(3));
+          auto res =
+              client.InvokeSync(namesrv_.addr(), RouteRequest("TBW102"), std::chrono::seconds(3));
           return res.ok() && res->code == protocol::response_code::kSuccess;
         },
         std::chrono::seconds(15));

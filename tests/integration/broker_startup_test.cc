@@ -93,7 +93,8 @@ TEST(BrokerStartupTest, RegistersWithEveryNameServer) {
           return route.ok();
         },
         15s))
-        << ns->addr() << ": " << route.status().ToString() << "\n" << broker.ReadLog();
+        << ns->addr() << ": " << route.status().ToString() << "\n"
+        << broker.ReadLog();
     EXPECT_TRUE(HasBroker(*route, "broker-a", broker.addr()));
     // TBW102 is registered with INHERIT so producers may auto-create (pitfall 15).
     EXPECT_EQ(QueuePerm(*route, "broker-a"), 7);

@@ -187,8 +187,8 @@ TEST(BrokerConfigTest, RuntimeUpdateOnlyReloadableKeys) {
   config.SetUpdateListener([&](const std::vector<std::string>& keys) { seen = keys; });
   auto v0 = config.data_version();
 
-  ASSERT_TRUE(config.UpdateAtRuntime({{"brokerPermission", "4"}, {"autoCreateTopicEnable", "true"}})
-                  .ok());
+  ASSERT_TRUE(
+      config.UpdateAtRuntime({{"brokerPermission", "4"}, {"autoCreateTopicEnable", "true"}}).ok());
   EXPECT_EQ(config.Get()->broker_permission, 4);
   // Only the key whose value changed is reported.
   EXPECT_EQ(seen, std::vector<std::string>{"brokerPermission"});

@@ -161,8 +161,8 @@ TEST_F(BrokerControllerTest, WipedPermissionIsRegisteredAndReRegisteredOnChange)
 
   size_t before = ns.Count(req::kRegisterBroker);
   ASSERT_TRUE(config->UpdateAtRuntime({{"brokerPermission", "6"}}).ok());
-  ASSERT_TRUE(apogee::testing::WaitUntil(
-      [&] { return ns.Count(req::kRegisterBroker) > before; }, 5s));
+  ASSERT_TRUE(
+      apogee::testing::WaitUntil([&] { return ns.Count(req::kRegisterBroker) > before; }, 5s));
   ASSERT_TRUE(apogee::testing::WaitUntil(
       [&] { return ns.LastTopics().topic_config_table.at("TBW102").perm == 7; }, 5s));
 }

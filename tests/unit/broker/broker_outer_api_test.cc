@@ -111,9 +111,9 @@ TEST(BrokerOuterApiTest, RegisterRequestCarriesHeaderCrcAndBody) {
         protocol::DecodeRegisterBrokerRequestBody(command.body, compressed, command.version);
     ASSERT_TRUE(body.ok()) << body.status().ToString();
     EXPECT_EQ(body->topic_config_serialize_wrapper.data_version.counter, 3);
-    EXPECT_EQ(body->topic_config_serialize_wrapper.topic_config_table.at("TopicTest")
-                  .write_queue_nums,
-              4);
+    EXPECT_EQ(
+        body->topic_config_serialize_wrapper.topic_config_table.at("TopicTest").write_queue_nums,
+        4);
   }
 }
 

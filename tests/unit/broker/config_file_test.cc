@@ -25,7 +25,8 @@ class ConfigFileTest : public ::testing::Test {
   // Accepts content that starts with '{' and records what it accepted.
   ConfigFile::Decoder Accepting(std::string* seen) {
     return [seen](std::string_view content) -> Status {
-      if (content.empty() || content[0] != '{') return Status::Corruption("not JSON: " + std::string(content));
+      if (content.empty() || content[0] != '{')
+        return Status::Corruption("not JSON: " + std::string(content));
       *seen = std::string(content);
       return Status::OK();
     };

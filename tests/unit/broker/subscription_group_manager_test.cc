@@ -176,10 +176,11 @@ TEST_F(SubscriptionGroupManagerTest, EncodeIsTheJavaWrapperShape) {
   auto other = NewManager();
   ASSERT_TRUE(other->Decode(json).ok());
   EXPECT_EQ(other->AllSubscriptionGroups(), m->AllSubscriptionGroups());
-  ASSERT_TRUE(other
-                  ->Decode(R"({"dataVersion":{"counter":3,"timestamp":5},)"
-                           R"("subscriptionGroupTable":{"j":{"groupName":"j","retryQueueNums":1}}})")
-                  .ok());
+  ASSERT_TRUE(
+      other
+          ->Decode(R"({"dataVersion":{"counter":3,"timestamp":5},)"
+                   R"("subscriptionGroupTable":{"j":{"groupName":"j","retryQueueNums":1}}})")
+          .ok());
   EXPECT_TRUE(other->ContainsSubscriptionGroup("j"));
   EXPECT_EQ(other->data_version().counter, 3);
   EXPECT_FALSE(other->Decode(R"({"subscriptionGroupTable":[]})").ok());

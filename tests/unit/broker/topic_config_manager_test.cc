@@ -78,9 +78,10 @@ TEST_F(TopicConfigManagerTest, SystemTopicsAsJava) {
 }
 
 TEST_F(TopicConfigManagerTest, NoTbw102WhenAutoCreateDisabled) {
-  ASSERT_TRUE(config_->ApplyProperties({{"autoCreateTopicEnable", "false"},
-                                        {"clusterTopicEnable", "false"},
-                                        {"traceTopicEnable", "true"}})
+  ASSERT_TRUE(config_
+                  ->ApplyProperties({{"autoCreateTopicEnable", "false"},
+                                     {"clusterTopicEnable", "false"},
+                                     {"traceTopicEnable", "true"}})
                   .ok());
   auto m = NewManager();
   EXPECT_FALSE(m->ContainsTopic("TBW102"));
@@ -140,8 +141,8 @@ TEST_F(TopicConfigManagerTest, AutoCreateRefusedWithReasons) {
 
 TEST_F(TopicConfigManagerTest, SendBackCreatesRetryTopic) {
   auto m = NewManager();
-  auto retry = m->CreateTopicInSendMessageBackMethod("%RETRY%group_a", 1, kPermRead | kPermWrite,
-                                                     false, 0);
+  auto retry =
+      m->CreateTopicInSendMessageBackMethod("%RETRY%group_a", 1, kPermRead | kPermWrite, false, 0);
   ASSERT_TRUE(retry.ok());
   EXPECT_EQ(retry->read_queue_nums, 1);
   EXPECT_EQ(retry->perm, 6);
