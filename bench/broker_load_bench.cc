@@ -196,8 +196,8 @@ void BM_Pull32x1KiB(benchmark::State& state) {
     mh.queue_id = queue_id;
     auto max = setup.client.InvokeSync(setup.addr, Request(req::kGetMaxOffset, mh), kTimeout);
     if (max.ok() && max->code == rc::kSuccess) {
-      auto h = apogee::protocol::DecodeCustomHeader<apogee::protocol::GetMaxOffsetResponseHeader>(
-          *max);
+      auto h =
+          apogee::protocol::DecodeCustomHeader<apogee::protocol::GetMaxOffsetResponseHeader>(*max);
       if (h.ok()) have = h->offset;
     }
     for (int64_t i = have; i < kFill; ++i) {
@@ -217,8 +217,8 @@ void BM_Pull32x1KiB(benchmark::State& state) {
       break;
     }
     if (res->code == rc::kSuccess) {
-      auto h = apogee::protocol::DecodeCustomHeader<apogee::protocol::PullMessageResponseHeader>(
-          *res);
+      auto h =
+          apogee::protocol::DecodeCustomHeader<apogee::protocol::PullMessageResponseHeader>(*res);
       if (!h.ok()) {
         state.SkipWithError("bad pull header");
         break;

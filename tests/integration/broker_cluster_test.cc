@@ -106,16 +106,14 @@ class BrokerCalls {
       h.sys_flag = 4;  // subscription present, no commit, no suspend
       h.subscription = "*";
       h.expression_type = "TAG";
-      APOGEE_ASSIGN_OR_RETURN(RemotingCommand response,
-                              Call(addr, Request(req::kPullMessage, h)));
+      APOGEE_ASSIGN_OR_RETURN(RemotingCommand response, Call(addr, Request(req::kPullMessage, h)));
       if (response.code == rc::kPullNotFound) return out;
       if (response.code != rc::kSuccess) {
         return Status::Internal("pull: code " + std::to_string(response.code) + " " +
                                 response.remark.value_or(""));
       }
-      APOGEE_ASSIGN_OR_RETURN(auto header,
-                              protocol::DecodeCustomHeader<protocol::PullMessageResponseHeader>(
-                                  response));
+      APOGEE_ASSIGN_OR_RETURN(
+          auto header, protocol::DecodeCustomHeader<protocol::PullMessageResponseHeader>(response));
       APOGEE_ASSIGN_OR_RETURN(auto msgs, message::DecodeMessages(response.body));
       for (auto& m : msgs) out.push_back(std::move(m));
       if (header.next_begin_offset <= offset) return Status::Internal("pull made no progress");
@@ -132,9 +130,8 @@ class BrokerCalls {
     if (response.code != rc::kSuccess) {
       return Status::Internal("max offset: code " + std::to_string(response.code));
     }
-    APOGEE_ASSIGN_OR_RETURN(auto header,
-                            protocol::DecodeCustomHeader<protocol::GetMaxOffsetResponseHeader>(
-                                response));
+    APOGEE_ASSIGN_OR_RETURN(
+        auto header, protocol::DecodeCustomHeader<protocol::GetMaxOffsetResponseHeader>(response));
     return header.offset;
   }
 
@@ -376,8 +373,8 @@ TEST(BrokerClusterTest, AcknowledgedSendsSurviveKillMinus9UnderSyncFlush) {
     auto it = stored[ack.queue_id].find(ack.queue_offset);
     if (it == stored[ack.queue_id].end() || it->second != ack.body) {
       if (++missing <= 5) {
-        ADD_FAILURE() << "acknowledged " << ack.body << " at queue " << ack.queue_id
-                      << " offset " << ack.queue_offset << " is lost after kill -9";
+        ADD_FAILURE() << "acknowledged " << ack.body << " at queue " << ack.queue_id << " offset "
+                      << ack.queue_offset << " is lost after kill -9";
       }
     }
   }
