@@ -26,9 +26,9 @@ void NotifyConsumerIdsChanged(const remoting::ChannelPtr& channel, const std::st
   protocol::RemotingCommand request =
       protocol::RemotingCommand::MakeRequest(protocol::request_code::kNotifyConsumerIdsChanged);
   protocol::EncodeCustomHeader(protocol::NotifyConsumerIdsChangedRequestHeader{group}, &request);
-  channel->InvokeOneway(std::move(request),
-                        LogFailure("NOTIFY_CONSUMER_IDS_CHANGED of group " + group,
-                                   channel->RemoteAddress()));
+  channel->InvokeOneway(
+      std::move(request),
+      LogFailure("NOTIFY_CONSUMER_IDS_CHANGED of group " + group, channel->RemoteAddress()));
 }
 
 void CheckProducerTransactionState(const remoting::ChannelPtr& channel,

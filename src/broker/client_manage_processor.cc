@@ -94,9 +94,10 @@ RemotingCommand ClientManageProcessor::HeartBeat(const RemotingCommand& request,
         has_order_topic = has_order_topic || topic_config_manager_->IsOrderTopic(sub.topic);
       }
       const std::string retry_topic = std::string(kRetryGroupTopicPrefix) + consumer.group_name;
-      Result<protocol::TopicConfig> created = topic_config_manager_->CreateTopicInSendMessageBackMethod(
-          retry_topic, group->retry_queue_nums, protocol::kPermRead | protocol::kPermWrite,
-          has_order_topic, consumer.unit_mode ? kTopicSysFlagUnitSub : 0);
+      Result<protocol::TopicConfig> created =
+          topic_config_manager_->CreateTopicInSendMessageBackMethod(
+              retry_topic, group->retry_queue_nums, protocol::kPermRead | protocol::kPermWrite,
+              has_order_topic, consumer.unit_mode ? kTopicSysFlagUnitSub : 0);
       if (!created.ok()) {
         GetLogger("broker")->warn("HEART_BEAT of group {}: cannot create {}: {}",
                                   consumer.group_name, retry_topic, created.status().ToString());
@@ -140,7 +141,8 @@ RemotingCommand ClientManageProcessor::CheckClientConfig(const RemotingCommand& 
     return Error(request, rc::kSystemError, "CheckClientRequestBody.subscriptionData is missing");
   }
   const std::string& type = body->subscription_data->expression_type;
-  if (protocol::IsTagExpressionType(type)) return RemotingCommand::MakeResponse(request, rc::kSuccess);
+  if (protocol::IsTagExpressionType(type))
+    return RemotingCommand::MakeResponse(request, rc::kSuccess);
   if (!config_->Get()->enable_property_filter) {
     return Error(request, rc::kSystemError,
                  "The broker does not support consumer to filter message by " + type);
@@ -161,7 +163,8 @@ RemotingCommand ClientManageProcessor::GetConsumerListByGroup(const RemotingComm
   protocol::GetConsumerListByGroupResponseBody body;
   body.consumer_id_list = consumer_manager_->GetAllClientIds(header->consumer_group);
   if (body.consumer_id_list.empty()) {
-    return Error(request, rc::kSystemError, "no consumer for this group, " + header->consumer_group);
+    return Error(request, rc::kSystemError,
+                 "no consumer for this group, " + header->consumer_group);
   }
   RemotingCommand response = RemotingCommand::MakeResponse(request, rc::kSuccess);
   response.body = protocol::EncodeConsumerListBody(body);
@@ -180,7 +183,8 @@ RemotingCommand ClientManageProcessor::LockBatchMq(const RemotingCommand& reques
 }
 
 RemotingCommand ClientManageProcessor::UnlockBatchMq(const RemotingCommand& request) {
-  Result<protocol::UnlockBatchRequestBody> body = protocol::DecodeLockBatchRequestBody(request.body);
+  Result<protocol::UnlockBatchRequestBody> body =
+      protocol::DecodeLockBatchRequestBody(request.body);
   if (!body.ok()) return Error(request, rc::kSystemError, body.status().message());
   consumer_manager_->rebalance_lock_manager().UnlockBatch(body->consumer_group, body->mq_set,
                                                           body->client_id);

@@ -50,14 +50,14 @@ class NotifyConsumersListener : public ConsumerIdsChangeListener {
 void Register(remoting::RemotingServer& server, int32_t request_code,
               const std::shared_ptr<remoting::Executor>& executor,
               std::function<protocol::RemotingCommand(const protocol::RemotingCommand&,
-                                                      const remoting::ChannelPtr&)> handler) {
+                                                      const remoting::ChannelPtr&)>
+                  handler) {
   server.RegisterProcessor(
       request_code,
-      remoting::MakeProcessor(
-          [handler = std::move(handler)](protocol::RemotingCommand request,
-                                         remoting::Responder responder) {
-            responder.Send(handler(request, responder.channel()));
-          }),
+      remoting::MakeProcessor([handler = std::move(handler)](protocol::RemotingCommand request,
+                                                             remoting::Responder responder) {
+        responder.Send(handler(request, responder.channel()));
+      }),
       executor);
 }
 
@@ -65,8 +65,8 @@ void Register(remoting::RemotingServer& server, int32_t request_code,
 
 void RegisterClientProcessors(BrokerContext& context, remoting::RemotingServer& server) {
   if (context.consumer_manager == nullptr) {
-    auto listener =
-        std::make_shared<NotifyConsumersListener>(context.config, context.subscription_group_manager);
+    auto listener = std::make_shared<NotifyConsumersListener>(context.config,
+                                                              context.subscription_group_manager);
     context.consumer_manager = std::make_shared<ConsumerManager>(Clock::Real(), listener);
     context.producer_manager = std::make_shared<ProducerManager>(Clock::Real());
     // The scan thread runs once per broker, whatever the number of servers.
@@ -106,12 +106,12 @@ void RegisterClientProcessors(BrokerContext& context, remoting::RemotingServer& 
              return processor->GetConsumerListByGroup(request);
            });
   // Java serves the locks from AdminBrokerProcessor, on the admin executor.
-  Register(server, code::kLockBatchMq, executors.admin,
-           [processor](const auto& request, const auto&) { return processor->LockBatchMq(request); });
-  Register(server, code::kUnlockBatchMq, executors.admin,
-           [processor](const auto& request, const auto&) {
-             return processor->UnlockBatchMq(request);
-           });
+  Register(
+      server, code::kLockBatchMq, executors.admin,
+      [processor](const auto& request, const auto&) { return processor->LockBatchMq(request); });
+  Register(
+      server, code::kUnlockBatchMq, executors.admin,
+      [processor](const auto& request, const auto&) { return processor->UnlockBatchMq(request); });
 }
 
 }  // namespace apogee::broker

@@ -116,7 +116,8 @@ std::vector<ClientChannelInfo> ConsumerGroupInfo::Channels() const {
   return channels;
 }
 
-std::optional<ClientChannelInfo> ConsumerGroupInfo::FindChannel(const std::string& client_id) const {
+std::optional<ClientChannelInfo> ConsumerGroupInfo::FindChannel(
+    const std::string& client_id) const {
   for (const auto& [id, info] : channels_) {
     if (info.client_id == client_id) return info;
   }

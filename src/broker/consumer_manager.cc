@@ -22,19 +22,18 @@ void ConsumerManager::Notify(const std::string& group,
   if (!channels.empty()) listener_->OnConsumerIdsChanged(group, channels);
 }
 
-bool ConsumerManager::RegisterConsumer(const std::string& group, ClientChannelInfo info,
-                                       protocol::ConsumeType consume_type,
-                                       protocol::MessageModel message_model,
-                                       protocol::ConsumeFromWhere consume_from_where,
-                                       const std::vector<protocol::SubscriptionData>& subscriptions) {
+bool ConsumerManager::RegisterConsumer(
+    const std::string& group, ClientChannelInfo info, protocol::ConsumeType consume_type,
+    protocol::MessageModel message_model, protocol::ConsumeFromWhere consume_from_where,
+    const std::vector<protocol::SubscriptionData>& subscriptions) {
   const int64_t now = clock_->NowMillis();
   info.last_update_timestamp = now;
   bool changed = false;
   std::vector<remoting::ChannelPtr> channels;
   {
     std::unique_lock<std::shared_mutex> lock(mutex_);
-    auto it = groups_.try_emplace(group, group, consume_type, message_model, consume_from_where)
-                  .first;
+    auto it =
+        groups_.try_emplace(group, group, consume_type, message_model, consume_from_where).first;
     ConsumerGroupInfo& info_of_group = it->second;
     const bool members_changed =
         info_of_group.UpdateChannel(info, consume_type, message_model, consume_from_where, now);

@@ -49,8 +49,9 @@ struct ConsumerGroupSnapshot {
   std::string group;
   protocol::ConsumeType consume_type = protocol::ConsumeType::kConsumePassively;
   protocol::MessageModel message_model = protocol::MessageModel::kClustering;
-  protocol::ConsumeFromWhere consume_from_where = protocol::ConsumeFromWhere::kConsumeFromLastOffset;
-  std::vector<ClientChannelInfo> connections;  // ordered by client id
+  protocol::ConsumeFromWhere consume_from_where =
+      protocol::ConsumeFromWhere::kConsumeFromLastOffset;
+  std::vector<ClientChannelInfo> connections;                       // ordered by client id
   std::map<std::string, protocol::SubscriptionData> subscriptions;  // by topic
 };
 

@@ -52,8 +52,7 @@ void RebalanceLockManager::UnlockBatch(const std::string& group,
   if (group_it->second.empty()) table_.erase(group_it);
 }
 
-bool RebalanceLockManager::IsLockedBy(const std::string& group,
-                                      const protocol::MessageQueue& queue,
+bool RebalanceLockManager::IsLockedBy(const std::string& group, const protocol::MessageQueue& queue,
                                       const std::string& client_id) const {
   const int64_t now = clock_->NowMillis();
   std::lock_guard<std::mutex> lock(mutex_);

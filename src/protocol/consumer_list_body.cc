@@ -27,9 +27,9 @@ Result<GetConsumerListByGroupResponseBody> DecodeConsumerListBody(std::string_vi
   APOGEE_ASSIGN_OR_RETURN(const json::Value* ids, json::FindArray(doc, "consumerIdList", kPath));
   if (ids != nullptr) {
     for (rapidjson::SizeType i = 0; i < ids->Size(); ++i) {
-      APOGEE_ASSIGN_OR_RETURN(
-          std::string id,
-          json::AsString((*ids)[i], std::string(kPath) + ".consumerIdList[" + std::to_string(i) + "]"));
+      APOGEE_ASSIGN_OR_RETURN(std::string id,
+                              json::AsString((*ids)[i], std::string(kPath) + ".consumerIdList[" +
+                                                            std::to_string(i) + "]"));
       body.consumer_id_list.push_back(std::move(id));
     }
   }

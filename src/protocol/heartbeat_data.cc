@@ -10,12 +10,12 @@ namespace apogee::protocol {
 namespace {
 
 // Names in ordinal order, as the Java enums declare them.
-constexpr std::array<std::string_view, 3> kConsumeTypeNames = {
-    "CONSUME_ACTIVELY", "CONSUME_PASSIVELY", "CONSUME_POP"};
+constexpr std::array<std::string_view, 3> kConsumeTypeNames = {"CONSUME_ACTIVELY",
+                                                               "CONSUME_PASSIVELY", "CONSUME_POP"};
 constexpr std::array<std::string_view, 2> kMessageModelNames = {"BROADCASTING", "CLUSTERING"};
 constexpr std::array<std::string_view, 6> kConsumeFromWhereNames = {
-    "CONSUME_FROM_LAST_OFFSET", "CONSUME_FROM_LAST_OFFSET_AND_FROM_MIN_WHEN_BOOT_FIRST",
-    "CONSUME_FROM_MIN_OFFSET",  "CONSUME_FROM_MAX_OFFSET",
+    "CONSUME_FROM_LAST_OFFSET",  "CONSUME_FROM_LAST_OFFSET_AND_FROM_MIN_WHEN_BOOT_FIRST",
+    "CONSUME_FROM_MIN_OFFSET",   "CONSUME_FROM_MAX_OFFSET",
     "CONSUME_FROM_FIRST_OFFSET", "CONSUME_FROM_TIMESTAMP"};
 
 std::string Indexed(std::string_view path, std::string_view key, rapidjson::SizeType i) {
@@ -26,8 +26,7 @@ std::string Indexed(std::string_view path, std::string_view key, rapidjson::Size
 // its ordinal. With numbers parsed as text both arrive as strings, told apart by form.
 template <typename E, size_t N>
 Status ReadEnum(const json::Value& object, std::string_view key, std::string_view path,
-                std::string_view enum_name, const std::array<std::string_view, N>& names,
-                E* out) {
+                std::string_view enum_name, const std::array<std::string_view, N>& names, E* out) {
   const json::Value* v = json::Find(object, key);
   if (v == nullptr) return Status::OK();
   const std::string field_path = std::string(path) + "." + std::string(key);
@@ -61,14 +60,16 @@ Status ReadSubscription(const json::Value& object, std::string_view path, Subscr
   APOGEE_ASSIGN_OR_RETURN(const json::Value* tags, json::FindArray(object, "tagsSet", path));
   if (tags != nullptr) {
     for (rapidjson::SizeType i = 0; i < tags->Size(); ++i) {
-      APOGEE_ASSIGN_OR_RETURN(std::string tag, json::AsString((*tags)[i], Indexed(path, "tagsSet", i)));
+      APOGEE_ASSIGN_OR_RETURN(std::string tag,
+                              json::AsString((*tags)[i], Indexed(path, "tagsSet", i)));
       sub->tags_set.insert(std::move(tag));
     }
   }
   APOGEE_ASSIGN_OR_RETURN(const json::Value* codes, json::FindArray(object, "codeSet", path));
   if (codes != nullptr) {
     for (rapidjson::SizeType i = 0; i < codes->Size(); ++i) {
-      APOGEE_ASSIGN_OR_RETURN(int32_t code, json::AsInt32((*codes)[i], Indexed(path, "codeSet", i)));
+      APOGEE_ASSIGN_OR_RETURN(int32_t code,
+                              json::AsInt32((*codes)[i], Indexed(path, "codeSet", i)));
       sub->code_set.insert(code);
     }
   }
@@ -93,7 +94,8 @@ Status ReadConsumer(const json::Value& object, std::string_view path, ConsumerDa
   if (subs != nullptr) {
     for (rapidjson::SizeType i = 0; i < subs->Size(); ++i) {
       SubscriptionData sub;
-      APOGEE_RETURN_IF_ERROR(ReadSubscription((*subs)[i], Indexed(path, "subscriptionDataSet", i), &sub));
+      APOGEE_RETURN_IF_ERROR(
+          ReadSubscription((*subs)[i], Indexed(path, "subscriptionDataSet", i), &sub));
       data->subscription_data_set.push_back(std::move(sub));
     }
   }
@@ -174,7 +176,8 @@ Result<HeartbeatData> DecodeHeartbeatData(std::string_view text) {
       const std::string path = Indexed(kPath, "producerDataSet", i);
       if (!(*producers)[i].IsObject()) return Status::Corruption(path + ": expected an object");
       ProducerData producer;
-      APOGEE_RETURN_IF_ERROR(json::ReadString((*producers)[i], "groupName", path, &producer.group_name));
+      APOGEE_RETURN_IF_ERROR(
+          json::ReadString((*producers)[i], "groupName", path, &producer.group_name));
       data.producer_data_set.push_back(std::move(producer));
     }
   }
@@ -249,7 +252,8 @@ Result<CheckClientRequestBody> DecodeCheckClientRequestBody(std::string_view tex
   APOGEE_ASSIGN_OR_RETURN(const json::Value* sub, json::FindObject(doc, "subscriptionData", kPath));
   if (sub != nullptr) {
     SubscriptionData data;
-    APOGEE_RETURN_IF_ERROR(ReadSubscription(*sub, "CheckClientRequestBody.subscriptionData", &data));
+    APOGEE_RETURN_IF_ERROR(
+        ReadSubscription(*sub, "CheckClientRequestBody.subscriptionData", &data));
     body.subscription_data = std::move(data);
   }
   return body;

@@ -32,9 +32,9 @@ Status ReadQueueSet(const json::Value& object, std::string_view key, std::string
   if (queues == nullptr) return Status::OK();
   for (rapidjson::SizeType i = 0; i < queues->Size(); ++i) {
     MessageQueue mq;
-    APOGEE_RETURN_IF_ERROR(ReadQueue(
-        (*queues)[i], std::string(path) + "." + std::string(key) + "[" + std::to_string(i) + "]",
-        &mq));
+    APOGEE_RETURN_IF_ERROR(
+        ReadQueue((*queues)[i],
+                  std::string(path) + "." + std::string(key) + "[" + std::to_string(i) + "]", &mq));
     out->insert(std::move(mq));
   }
   return Status::OK();

@@ -59,13 +59,12 @@ RemotingCommand FixtureHeartbeat(const std::string& file) {
 class Client {
  public:
   Client() {
-    client_.RegisterProcessor(code::kNotifyConsumerIdsChanged,
-                              remoting::MakeProcessor([this](RemotingCommand request,
-                                                             remoting::Responder) {
-                                std::lock_guard<std::mutex> lock(mu_);
-                                ++notified_[std::string(
-                                    request.ext_fields.Get("consumerGroup").value_or(""))];
-                              }));
+    client_.RegisterProcessor(
+        code::kNotifyConsumerIdsChanged,
+        remoting::MakeProcessor([this](RemotingCommand request, remoting::Responder) {
+          std::lock_guard<std::mutex> lock(mu_);
+          ++notified_[std::string(request.ext_fields.Get("consumerGroup").value_or(""))];
+        }));
     client_.Start();
   }
   ~Client() { client_.Shutdown(); }
@@ -144,8 +143,9 @@ TEST_F(BrokerClientsTest, AliOnsAndCppConsumersShareAGroup) {
   // The retry topic was created at heartbeat time and reaches the NameServer (pitfall 15).
   remoting::RemotingClient ns_client;
   ns_client.Start();
-  EXPECT_TRUE(WaitUntil([&] { return QueryRoute(ns_client, cluster_.namesrv().addr(), "%RETRY%G1").ok(); },
-                        milliseconds(25000)))
+  EXPECT_TRUE(
+      WaitUntil([&] { return QueryRoute(ns_client, cluster_.namesrv().addr(), "%RETRY%G1").ok(); },
+                milliseconds(25000)))
       << cluster_.broker().ReadLog();
 
   // The C++ client joins (enum ordinals, string subVersion): both members are told.
@@ -205,7 +205,8 @@ TEST_F(BrokerClientsTest, HeartbeatCreatesAPersistedSubscriptionGroup) {
   Client a;
   ASSERT_EQ(a.Invoke(broker_, FixtureHeartbeat("ali-ons-3.12.0.jsonl")).code, rc::kSuccess);
   EXPECT_EQ(cluster_.broker().Stop(), 0);
-  const std::string groups = ReadFileOrEmpty(cluster_.broker().config_dir() + "/subscriptionGroup.json");
+  const std::string groups =
+      ReadFileOrEmpty(cluster_.broker().config_dir() + "/subscriptionGroup.json");
   EXPECT_NE(groups.find("\"G1\""), std::string::npos) << groups;
   const std::string topics = ReadFileOrEmpty(cluster_.broker().config_dir() + "/topics.json");
   EXPECT_NE(topics.find("%RETRY%G1"), std::string::npos) << topics;

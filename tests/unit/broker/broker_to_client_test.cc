@@ -30,14 +30,15 @@ class BrokerToClientTest : public ::testing::Test {
     options.listen_host = "127.0.0.1";
     options.io_threads = 1;
     server_ = std::make_unique<remoting::RemotingServer>(options);
-    server_->RegisterProcessor(kHello, remoting::MakeProcessor([this](RemotingCommand request,
-                                                                      remoting::Responder responder) {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        client_channel_ = responder.channel();
-      }
-      responder.SendCode(protocol::response_code::kSuccess);
-    }));
+    server_->RegisterProcessor(
+        kHello,
+        remoting::MakeProcessor([this](RemotingCommand request, remoting::Responder responder) {
+          {
+            std::lock_guard<std::mutex> lock(mu_);
+            client_channel_ = responder.channel();
+          }
+          responder.SendCode(protocol::response_code::kSuccess);
+        }));
     ASSERT_TRUE(server_->Start().ok());
     address_ = "127.0.0.1:" + std::to_string(server_->port());
 

@@ -87,16 +87,17 @@ TEST_F(ClientHousekeepingTest, RealDisconnectRemovesTheClient) {
   options.io_threads = 1;
   remoting::RemotingServer server(options);
   server.AddChannelEventListener(std::make_shared<ClientHousekeeping>(&consumers_, &producers_));
-  server.RegisterProcessor(34, remoting::MakeProcessor([this](RemotingCommand request,
-                                                              remoting::Responder responder) {
-    RegisterBoth(responder.channel(), "client@1");
-    responder.SendCode(protocol::response_code::kSuccess);
-  }));
+  server.RegisterProcessor(
+      34, remoting::MakeProcessor([this](RemotingCommand request, remoting::Responder responder) {
+        RegisterBoth(responder.channel(), "client@1");
+        responder.SendCode(protocol::response_code::kSuccess);
+      }));
   ASSERT_TRUE(server.Start().ok());
   remoting::RemotingClient client;
   client.Start();
   const std::string address = "127.0.0.1:" + std::to_string(server.port());
-  ASSERT_TRUE(client.InvokeSync(address, RemotingCommand::MakeRequest(34), milliseconds(3000)).ok());
+  ASSERT_TRUE(
+      client.InvokeSync(address, RemotingCommand::MakeRequest(34), milliseconds(3000)).ok());
   EXPECT_EQ(consumers_.GetAllClientIds("G"), (std::vector<std::string>{"client@1"}));
   client.CloseChannel(address);
   EXPECT_TRUE(apogee::testing::WaitUntil(

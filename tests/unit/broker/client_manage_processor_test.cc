@@ -148,10 +148,11 @@ TEST_F(ClientManageProcessorTest, CppHeartbeatWithOrdinalsRegisters) {
   EXPECT_TRUE(topics_->ContainsTopic("%RETRY%G1"));
 
   auto producer_channel = test::MakeFakeChannel("127.0.0.1:40718");
-  EXPECT_EQ(processor_->HeartBeat(FixtureHeartbeat("rocketmq-client-cpp-1.2.jsonl", false),
-                                  producer_channel)
-                .code,
-            rc::kSuccess);
+  EXPECT_EQ(
+      processor_
+          ->HeartBeat(FixtureHeartbeat("rocketmq-client-cpp-1.2.jsonl", false), producer_channel)
+          .code,
+      rc::kSuccess);
   EXPECT_TRUE(producers_.GetConnections("smoke-p-1314"));
 }
 
@@ -271,7 +272,8 @@ RemotingCommand LockRequest(int32_t request_code, const std::string& client_id,
 
 std::set<protocol::MessageQueue> Locked(const RemotingCommand& response) {
   EXPECT_EQ(response.code, rc::kSuccess) << response.remark.value_or("");
-  Result<protocol::LockBatchResponseBody> body = protocol::DecodeLockBatchResponseBody(response.body);
+  Result<protocol::LockBatchResponseBody> body =
+      protocol::DecodeLockBatchResponseBody(response.body);
   EXPECT_TRUE(body.ok());
   return body.ok() ? body->lock_ok_mq_set : std::set<protocol::MessageQueue>{};
 }
@@ -281,7 +283,8 @@ TEST_F(ClientManageProcessorTest, LocksContestedByTwoClientsAndExpiry) {
   const protocol::MessageQueue q1{"T", "broker-a", 1};
   EXPECT_EQ(Locked(processor_->LockBatchMq(LockRequest(code::kLockBatchMq, "c1", {q0, q1}))),
             (std::set<protocol::MessageQueue>{q0, q1}));
-  EXPECT_TRUE(Locked(processor_->LockBatchMq(LockRequest(code::kLockBatchMq, "c2", {q0, q1}))).empty());
+  EXPECT_TRUE(
+      Locked(processor_->LockBatchMq(LockRequest(code::kLockBatchMq, "c2", {q0, q1}))).empty());
   EXPECT_EQ(processor_->UnlockBatchMq(LockRequest(code::kUnlockBatchMq, "c1", {q1})).code,
             rc::kSuccess);
   EXPECT_EQ(Locked(processor_->LockBatchMq(LockRequest(code::kLockBatchMq, "c2", {q0, q1}))),
@@ -314,8 +317,9 @@ TEST_F(ClientManageProcessorTest, CheckClientConfig) {
   RemotingCommand response = processor_->CheckClientConfig(CheckRequest("SQL92"));
   EXPECT_EQ(response.code, rc::kSystemError);
   EXPECT_EQ(response.remark, "The broker does not support consumer to filter message by SQL92");
-  EXPECT_EQ(processor_->CheckClientConfig(RemotingCommand::MakeRequest(code::kCheckClientConfig)).code,
-            rc::kSystemError);
+  EXPECT_EQ(
+      processor_->CheckClientConfig(RemotingCommand::MakeRequest(code::kCheckClientConfig)).code,
+      rc::kSystemError);
 
   BrokerSettings settings = config_->Snapshot();
   settings.enable_property_filter = true;  // a start-up key, not reloadable

@@ -36,13 +36,12 @@ namespace rc = protocol::response_code;
 class FakeConsumer {
  public:
   explicit FakeConsumer(std::string client_id) : client_id_(std::move(client_id)) {
-    client_.RegisterProcessor(code::kNotifyConsumerIdsChanged,
-                              remoting::MakeProcessor([this](RemotingCommand request,
-                                                             remoting::Responder) {
-                                std::lock_guard<std::mutex> lock(mu_);
-                                ++notified_[std::string(
-                                    request.ext_fields.Get("consumerGroup").value_or(""))];
-                              }));
+    client_.RegisterProcessor(
+        code::kNotifyConsumerIdsChanged,
+        remoting::MakeProcessor([this](RemotingCommand request, remoting::Responder) {
+          std::lock_guard<std::mutex> lock(mu_);
+          ++notified_[std::string(request.ext_fields.Get("consumerGroup").value_or(""))];
+        }));
     client_.Start();
   }
   ~FakeConsumer() { client_.Shutdown(); }
@@ -69,7 +68,8 @@ class FakeConsumer {
     return Invoke(address, std::move(request));
   }
   RemotingCommand Invoke(const std::string& address, RemotingCommand request) {
-    Result<RemotingCommand> response = client_.InvokeSync(address, std::move(request), milliseconds(3000));
+    Result<RemotingCommand> response =
+        client_.InvokeSync(address, std::move(request), milliseconds(3000));
     EXPECT_TRUE(response.ok()) << response.status().ToString();
     return response.ok() ? *response : RemotingCommand{};
   }
@@ -108,7 +108,8 @@ class ClientProcessorsTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    for (auto it = context_.shutdown_hooks.rbegin(); it != context_.shutdown_hooks.rend(); ++it) (*it)();
+    for (auto it = context_.shutdown_hooks.rbegin(); it != context_.shutdown_hooks.rend(); ++it)
+      (*it)();
     for (auto& server : servers_) server->Shutdown();
   }
 
@@ -206,21 +207,25 @@ TEST_F(ClientProcessorsTest, BothServersShareOneView) {
   FakeConsumer b("10.0.0.2@b");
   a.Heartbeat(address_, "G");
   b.Heartbeat(fast_address, "G");
-  EXPECT_EQ(ConsumerList(a, fast_address, "G"), (std::vector<std::string>{"10.0.0.1@a", "10.0.0.2@b"}));
+  EXPECT_EQ(ConsumerList(a, fast_address, "G"),
+            (std::vector<std::string>{"10.0.0.1@a", "10.0.0.2@b"}));
   // A disconnect from the fast server is seen too.
   b.Disconnect(fast_address);
   EXPECT_TRUE(Eventually([&] {
-    return context_.consumer_manager->GetAllClientIds("G") == std::vector<std::string>{"10.0.0.1@a"};
+    return context_.consumer_manager->GetAllClientIds("G") ==
+           std::vector<std::string>{"10.0.0.1@a"};
   }));
 }
 
 TEST_F(ClientProcessorsTest, LocksOverTheWire) {
   FakeConsumer a("10.0.0.1@a");
   RemotingCommand lock = RemotingCommand::MakeRequest(code::kLockBatchMq);
-  lock.body = R"({"consumerGroup":"G","clientId":"10.0.0.1@a","mqSet":[{"topic":"T","brokerName":"broker-a","queueId":0}]})";
+  lock.body =
+      R"({"consumerGroup":"G","clientId":"10.0.0.1@a","mqSet":[{"topic":"T","brokerName":"broker-a","queueId":0}]})";
   RemotingCommand response = a.Invoke(address_, lock);
   ASSERT_EQ(response.code, rc::kSuccess);
-  EXPECT_EQ(response.body, R"({"lockOKMQSet":[{"brokerName":"broker-a","queueId":0,"topic":"T"}]})");
+  EXPECT_EQ(response.body,
+            R"({"lockOKMQSet":[{"brokerName":"broker-a","queueId":0,"topic":"T"}]})");
   RemotingCommand unlock = RemotingCommand::MakeRequest(code::kUnlockBatchMq);
   unlock.body = lock.body;
   EXPECT_EQ(a.Invoke(address_, unlock).code, rc::kSuccess);

@@ -64,8 +64,7 @@ SubscriptionData Sub(const std::string& topic, int64_t version = 1) {
 class ConsumerManagerTest : public ::testing::Test {
  protected:
   bool Register(const remoting::ChannelPtr& channel, const std::string& id,
-                const std::string& group = "G",
-                std::vector<SubscriptionData> subs = {Sub("T")}) {
+                const std::string& group = "G", std::vector<SubscriptionData> subs = {Sub("T")}) {
     return consumers_.RegisterConsumer(group, Member(channel, id), ConsumeType::kConsumePassively,
                                        MessageModel::kClustering,
                                        ConsumeFromWhere::kConsumeFromLastOffset, subs);

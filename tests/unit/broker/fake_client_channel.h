@@ -32,7 +32,8 @@ class FakeClientChannel : public remoting::Channel {
     Record(std::move(request));
     return Status::Unavailable("fake channel never answers");
   }
-  void InvokeOneway(protocol::RemotingCommand request, remoting::WriteCallback on_written) override {
+  void InvokeOneway(protocol::RemotingCommand request,
+                    remoting::WriteCallback on_written) override {
     request.flag |= protocol::kFlagOneway;
     Record(std::move(request));
     if (on_written) on_written(Status::OK());

@@ -32,7 +32,7 @@ TEST_F(RebalanceLockManagerTest, ExpiresSixtySecondsAfterLastLock) {
   locks_.TryLockBatch("G", {q0_, q1_}, "c1");
   clock_.Advance(40'000);
   locks_.TryLockBatch("G", {q1_}, "c1");  // refreshes q1 only
-  clock_.Advance(20'001);                // q0: 60.001 s old, q1: 20.001 s
+  clock_.Advance(20'001);                 // q0: 60.001 s old, q1: 20.001 s
   EXPECT_FALSE(locks_.IsLockedBy("G", q0_, "c1"));
   EXPECT_TRUE(locks_.IsLockedBy("G", q1_, "c1"));
   EXPECT_EQ(locks_.TryLockBatch("G", {q0_, q1_}, "c2"), (std::set<MessageQueue>{q0_}));

@@ -126,7 +126,8 @@ TEST(HeartbeatDataTest, EncodeRoundTripsWithJavaNamesAndAllArrays) {
   consumer.subscription_data_set.push_back(sub);
   data.consumer_data_set.push_back(consumer);
   const std::string json = EncodeHeartbeatData(data);
-  EXPECT_NE(json.find(R"("consumeFromWhere":"CONSUME_FROM_MAX_OFFSET")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("consumeFromWhere":"CONSUME_FROM_MAX_OFFSET")"), std::string::npos)
+      << json;
   EXPECT_NE(json.find(R"("producerDataSet":[])"), std::string::npos) << json;
   EXPECT_NE(json.find(R"("codeSet":[97])"), std::string::npos) << json;
   Result<HeartbeatData> back = DecodeHeartbeatData(json);

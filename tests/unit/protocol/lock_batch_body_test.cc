@@ -25,9 +25,10 @@ TEST(LockBatchBodyTest, RequestRoundTrip) {
   body.only_this_broker = true;
   body.mq_set = {{"T", "b", 3}, {"A", "b", 0}};
   const std::string json = EncodeLockBatchRequestBody(body);
-  EXPECT_EQ(json,
-            R"({"clientId":"c","consumerGroup":"G","mqSet":[{"brokerName":"b","queueId":0,"topic":"A"},)"
-            R"({"brokerName":"b","queueId":3,"topic":"T"}],"onlyThisBroker":true})");
+  EXPECT_EQ(
+      json,
+      R"({"clientId":"c","consumerGroup":"G","mqSet":[{"brokerName":"b","queueId":0,"topic":"A"},)"
+      R"({"brokerName":"b","queueId":3,"topic":"T"}],"onlyThisBroker":true})");
   Result<LockBatchRequestBody> back = DecodeLockBatchRequestBody(json);
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(*back, body);
