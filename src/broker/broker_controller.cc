@@ -1,3 +1,4 @@
+#include "broker/admin_processors.h"
 #include "broker/broker_controller.h"
 
 #include <fmt/format.h>
@@ -22,12 +23,6 @@
 #include "remoting/executor.h"
 #include "remoting/remoting_server.h"
 #include "store/message_store.h"
-
-// The admin family lands in its own file; wire it as soon as its header exists.
-#if __has_include("broker/admin_processors.h")
-#include "broker/admin_processors.h"
-#define APOGEE_BROKER_HAS_ADMIN_PROCESSORS 1
-#endif
 
 namespace apogee::broker {
 namespace {
@@ -121,9 +116,7 @@ class BrokerController::Impl {
   void RegisterProcessors(remoting::RemotingServer& server) {
     RegisterClientProcessors(context_, server);
     RegisterSendPullProcessors(context_, server, env_);
-#ifdef APOGEE_BROKER_HAS_ADMIN_PROCESSORS
     RegisterAdminProcessors(context_, server);
-#endif
   }
 
   BrokerConfig* config_;
