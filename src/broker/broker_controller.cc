@@ -1,4 +1,3 @@
-#include "broker/admin_processors.h"
 #include "broker/broker_controller.h"
 
 #include <fmt/format.h>
@@ -12,6 +11,7 @@
 
 #include "base/logging.h"
 #include "base/service_thread.h"
+#include "broker/admin_processors.h"
 #include "broker/broker_config.h"
 #include "broker/broker_outer_api.h"
 #include "broker/client_processors.h"
