@@ -12,25 +12,6 @@ namespace {
 
 // ---- MessageQueue-keyed maps -------------------------------------------------------
 
-void WriteMessageQueue(json::Writer& w, const MessageQueue& mq) {
-  w.StartObject();
-  json::Key(w, "brokerName");
-  json::String(w, mq.broker_name);
-  json::Key(w, "queueId");
-  w.Int(mq.queue_id);
-  json::Key(w, "topic");
-  json::String(w, mq.topic);
-  w.EndObject();
-}
-
-std::string MessageQueueJson(const MessageQueue& mq) {
-  std::string out;
-  json::StringAppendStream stream(&out);
-  json::Writer w(stream);
-  WriteMessageQueue(w, mq);
-  return out;
-}
-
 // fastjson writes a bean-typed map key with the bean's own serializer: an object where a
 // field name stands. A rapidjson writer cannot emit that (keys are strings), so the map
 // is assembled by hand from separately written keys and values.
@@ -42,7 +23,7 @@ void WriteMessageQueueMap(std::string* out, const std::map<MessageQueue, V>& tab
   for (const auto& [mq, value] : table) {
     if (!first) out->push_back(',');
     first = false;
-    out->append(MessageQueueJson(mq));
+    out->append(EncodeMessageQueue(mq));  // lock_batch_body.h
     out->push_back(':');
     std::string value_json;
     json::StringAppendStream value_stream(&value_json);
