@@ -16,9 +16,11 @@
 #include "broker/broker_outer_api.h"
 #include "broker/client_processors.h"
 #include "broker/permission.h"
+#include "broker/schedule_processors.h"
 #include "broker/send_pull_processors.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
+#include "broker/transaction_processors.h"
 #include "env/env.h"
 #include "remoting/executor.h"
 #include "remoting/remoting_server.h"
@@ -117,6 +119,8 @@ class BrokerController::Impl {
     RegisterClientProcessors(context_, server);
     RegisterSendPullProcessors(context_, server, env_);
     RegisterAdminProcessors(context_, server);
+    RegisterScheduleProcessors(context_, server, env_);
+    RegisterTransactionProcessors(context_, server, env_);
   }
 
   BrokerConfig* config_;

@@ -8,7 +8,7 @@ namespace apogee::protocol::request_code {
 namespace {
 
 // Sorted by code for binary search.
-constexpr std::array<std::pair<int32_t, std::string_view>, 163> kNames = {{
+constexpr std::array<std::pair<int32_t, std::string_view>, 164> kNames = {{
     {kSendMessage, "SEND_MESSAGE"},
     {kPullMessage, "PULL_MESSAGE"},
     {kQueryMessage, "QUERY_MESSAGE"},
@@ -172,6 +172,7 @@ constexpr std::array<std::pair<int32_t, std::string_view>, 163> kNames = {{
     {kPollingInfo, "POLLING_INFO"},
     {kPopRollback, "POP_ROLLBACK"},
     {kBatchAckMessage, "BATCH_ACK_MESSAGE"},
+    {kApogeeRedriveDlqMessage, "APOGEE_REDRIVE_DLQ_MESSAGE"},
 }};
 
 }  // namespace

@@ -174,6 +174,11 @@ inline constexpr int32_t kPollingInfo = 200055;                    // Broker; 5.
 inline constexpr int32_t kPopRollback = 200056;                    // Broker(admin); 5.x only
 inline constexpr int32_t kBatchAckMessage = 200151;                // Broker; 5.x only
 
+// Apogee's own codes, in a range neither Java line uses (checked against 4.9.7 and 5.x).
+// REDRIVE_DLQ_MESSAGE: send the messages of %DLQ%<group> back to their original topic
+// (admin; header in protocol/admin_headers.h, answered by the broker's transaction family).
+inline constexpr int32_t kApogeeRedriveDlqMessage = 30001;         // Broker(admin); Apogee only
+
 // The Java name of a request code, for logs; "UNKNOWN" when not in the table.
 std::string_view Name(int32_t code);
 
