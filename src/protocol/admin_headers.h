@@ -294,4 +294,52 @@ struct CloneGroupOffsetRequestHeader {
   }
 };
 
+// APOGEE_REDRIVE_DLQ_MESSAGE (30001, Apogee only; request_code::kApogeeRedriveDlqMessage).
+// Sends the messages of %DLQ%<consumerGroup> back to the topic they failed in: the broker
+// reads the DLQ from the consume offset of the system group "CID_APOGEE_DLQ_REDRIVE" (one
+// offset per DLQ, independent of consumerGroup's own offsets), re-puts each message into
+// its RETRY_TOPIC property (the topic the consumer originally read it from; the message's
+// REAL_TOPIC when RETRY_TOPIC is absent, else it is counted as failed), on a queue chosen
+// by round robin over the topic's write queues, with reconsume times reset to 0, and then
+// advances that offset past every message it looked at, so a second redrive never resends.
+//   consumerGroup  required: the group whose DLQ is redriven.
+//   maxCount       optional: stop after this many DLQ messages were looked at (default:
+//                  all up to the DLQ's max offset at the time of the request).
+//   topic          optional: only messages whose original topic equals it are re-put;
+//                  the others are skipped (offset advanced, counted in "skipped").
+// Response: code SUCCESS (0) with RedriveDlqMessageResponseHeader as extFields and no
+// body; SUBSCRIPTION_GROUP_NOT_EXIST (26) when the group is unknown, NO_PERMISSION (16)
+// when the broker is not writable, SYSTEM_ERROR (1) with a remark otherwise.
+struct RedriveDlqMessageRequestHeader {
+  std::string consumer_group;
+  std::optional<int32_t> max_count;
+  std::optional<std::string> topic;
+
+  static constexpr auto Fields() {
+    using H = RedriveDlqMessageRequestHeader;
+    return std::make_tuple(Required("consumerGroup", &H::consumer_group),
+                           Optional("maxCount", &H::max_count), Optional("topic", &H::topic));
+  }
+};
+
+// Response extFields of APOGEE_REDRIVE_DLQ_MESSAGE (all decimal):
+//   redriven  messages re-put into their original topic;
+//   failed    messages that could not be re-put (no original topic, topic gone, put
+//             error); the offset still moves past them, a log line names each one;
+//   skipped   messages left alone because of the request's topic filter;
+//   nextOffset the DLQ consume offset of CID_APOGEE_DLQ_REDRIVE after this request.
+struct RedriveDlqMessageResponseHeader {
+  int32_t redriven = 0;
+  int32_t failed = 0;
+  int32_t skipped = 0;
+  int64_t next_offset = 0;
+
+  static constexpr auto Fields() {
+    using H = RedriveDlqMessageResponseHeader;
+    return std::make_tuple(Required("redriven", &H::redriven), Required("failed", &H::failed),
+                           Required("skipped", &H::skipped),
+                           Required("nextOffset", &H::next_offset));
+  }
+};
+
 }  // namespace apogee::protocol

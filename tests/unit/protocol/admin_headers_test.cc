@@ -87,5 +87,37 @@ TEST(AdminHeadersTest, StatsAndQueueHeaders) {
             "the custom field statsName is null");
 }
 
+TEST(AdminHeadersTest, RedriveDlqNeedsOnlyTheGroupAndAnswersCounts) {
+  ExtFields f;
+  f.Set("consumerGroup", "G");
+  auto h = HeaderFromExtFields<RedriveDlqMessageRequestHeader>(f);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  EXPECT_EQ(h->consumer_group, "G");
+  EXPECT_FALSE(h->max_count.has_value());
+  EXPECT_FALSE(h->topic.has_value());
+  f.Set("maxCount", "50");
+  f.Set("topic", "T");
+  h = HeaderFromExtFields<RedriveDlqMessageRequestHeader>(f);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->max_count, 50);
+  EXPECT_EQ(h->topic, "T");
+  EXPECT_EQ(HeaderFromExtFields<RedriveDlqMessageRequestHeader>(ExtFields{}).status().message(),
+            "the custom field consumerGroup is null");
+
+  RedriveDlqMessageResponseHeader r;
+  r.redriven = 3;
+  r.failed = 1;
+  r.skipped = 2;
+  r.next_offset = 6;
+  ExtFields out;
+  HeaderToExtFields(r, &out);
+  EXPECT_EQ(out.Get("redriven"), "3");
+  EXPECT_EQ(out.Get("nextOffset"), "6");
+  auto back = HeaderFromExtFields<RedriveDlqMessageResponseHeader>(out);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->failed, 1);
+  EXPECT_EQ(back->skipped, 2);
+}
+
 }  // namespace
 }  // namespace apogee::protocol
