@@ -267,10 +267,12 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
            "bytes a slave may lag and still count as in sync", false, 0, INT64_MAX)
       .Add("slaveTimeout", &s->slave_timeout, "SYNC_MASTER wait for a slave's ack (ms)", false, 1,
            INT64_MAX)
-      .Add("messageDelayLevel", &s->message_delay_level,
-           "delay levels of scheduled messages (s, m, h, d)")
       .Add("flushDelayOffsetInterval", &s->flush_delay_offset_interval,
-           "ms between delayOffset.json writes", false, 100, INT64_MAX);
+           "ms between delayOffset.json writes", false, 100, INT64_MAX)
+      .Add("timerWheelEnable", &s->timer_wheel_enable,
+           "accept timer messages (TIMER_DELIVER_MS, TIMER_DELAY_SEC/MS, __STARTDELIVERTIME)")
+      .Add("timerMaxDelaySec", &s->timer_max_delay_sec,
+           "longest accepted timer delay in seconds", false, 1, INT64_MAX);
   AppendTable(store::StoreConfigTable(&s->store), &t);
   return t;
 }

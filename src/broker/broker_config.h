@@ -107,8 +107,11 @@ struct BrokerSettings {
   int32_t ha_transfer_batch_size = 32768;
   int64_t ha_slave_fallbehind_max = 268435456;
   int64_t slave_timeout = 3000;
-  std::string message_delay_level = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
   int64_t flush_delay_offset_interval = 10000;
+  // Timer messages (5.x TIMER_* properties, __STARTDELIVERTIME): accepted at all, and how far
+  // ahead (beyond it: MESSAGE_ILLEGAL, Java's WHEEL_TIMER_MSG_ILLEGAL).
+  bool timer_wheel_enable = true;
+  int64_t timer_max_delay_sec = 259200;
 
   // ---- MessageStoreConfig keys the store module owns ----
   store::StoreConfig store;

@@ -1,6 +1,10 @@
 #include "store/dispatch_request.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "base/java_hash.h"
+#include "base/string_util.h"
 #include "message/message_format.h"
 #include "message/properties.h"
 
@@ -24,6 +28,20 @@ DispatchRequest MakeDispatchRequest(const message::RecordView& view, int64_t phy
   std::optional<std::string_view> tags =
       message::FindProperty(view.properties, message::kPropertyTags);
   r.tag_code = tags ? TagCodeOf(*tags) : 0;
+  if (view.topic == kScheduleTopicName) {
+    // Java's checkMessageAndReturnSize: the tag code is the delivery time; the level is
+    // resolved by the store, which owns the delay table. A record without a usable level
+    // keeps its tag hash and is delivered at once by the schedule service.
+    std::optional<std::string_view> delay =
+        message::FindProperty(view.properties, message::kPropertyDelayTimeLevel);
+    std::optional<int64_t> level = delay ? ParseInt64(*delay) : std::nullopt;
+    if (level && *level > 0) r.delay_level = static_cast<int32_t>(std::min<int64_t>(*level, INT32_MAX));
+  } else if (view.topic == kTimerTopicName) {
+    std::optional<std::string_view> out =
+        message::FindProperty(view.properties, message::kPropertyTimerOutMs);
+    std::optional<int64_t> deliver_ms = out ? ParseInt64(*out) : std::nullopt;
+    if (deliver_ms) r.tag_code = *deliver_ms;
+  }
   r.keys = message::FindProperty(view.properties, message::kPropertyKeys).value_or("");
   r.uniq_key = message::FindProperty(view.properties, message::kPropertyUniqClientMessageIdKeyIdx)
                    .value_or("");

@@ -21,7 +21,16 @@ struct DispatchRequest {
   int32_t sys_flag = 0;
   std::string_view keys;      // KEYS property, space-separated
   std::string_view uniq_key;  // UNIQ_KEY property
+  // SCHEDULE_TOPIC_XXXX records only: the DELAY level; the store turns it into the tag code
+  // (delivery time = store timestamp + the level's delay) with its DelayLevelTable.
+  int32_t delay_level = 0;
 };
+
+// System topics whose ConsumeQueue tag code is a delivery time instead of a tag hash.
+inline constexpr std::string_view kScheduleTopicName = "SCHEDULE_TOPIC_XXXX";
+// Apogee's timer topic (Java 5.x's name): the tag code is the TIMER_OUT_MS property, the
+// absolute delivery time (docs/format/timer_messages.md).
+inline constexpr std::string_view kTimerTopicName = "rmq_sys_wheel_timer";
 
 // The tag code of a TAGS value: Java's String.hashCode, sign-extended to the int64 slot;
 // 0 when there is no tag.

@@ -67,6 +67,7 @@ Result<std::unique_ptr<MessageStore>> MessageStore::Open(const StoreConfig& conf
                                                          env::Env* env, const Clock* clock) {
   APOGEE_RETURN_IF_ERROR(config.Validate());
   std::unique_ptr<MessageStore> store(new MessageStore(config, env, clock));
+  APOGEE_ASSIGN_OR_RETURN(store->delay_levels_, DelayLevelTable::Parse(config.message_delay_level));
   APOGEE_RETURN_IF_ERROR(store->Load());
   APOGEE_RETURN_IF_ERROR(store->Recover());
   return store;
@@ -278,7 +279,11 @@ int64_t MessageStore::ReadableLimit() const {
 Status MessageStore::Dispatch(const DispatchRequest& r) {
   if (ShouldDispatchToConsumeQueue(r.sys_flag)) {
     APOGEE_ASSIGN_OR_RETURN(auto cq, consume_queues_->FindOrCreate(r.topic, r.queue_id));
-    APOGEE_RETURN_IF_ERROR(cq->PutEntry(CqEntry{r.phy_offset, r.size, r.tag_code}, r.queue_offset));
+    // A scheduled record's tag code is its delivery time (protocol-store-ha.md §8.3).
+    const int64_t tag_code =
+        r.delay_level > 0 ? r.store_timestamp + delay_levels_.DelayMillis(r.delay_level)
+                          : r.tag_code;
+    APOGEE_RETURN_IF_ERROR(cq->PutEntry(CqEntry{r.phy_offset, r.size, tag_code}, r.queue_offset));
     if (arriving_listener_) {
       bool seen = false;
       for (auto& t : touched_queues_) {

@@ -31,6 +31,7 @@
 #include "env/env.h"
 #include "message/message_record.h"
 #include "store/get_result.h"
+#include "store/delay_level_table.h"
 #include "store/put_status.h"
 #include "store/replication.h"
 #include "store/store_config.h"
@@ -159,6 +160,7 @@ class MessageStore : public ReplicationStore {
   Status CheckDiskSpace();
 
   StoreConfig config_;
+  DelayLevelTable delay_levels_;  // from config_.message_delay_level (validated in Open)
   env::Env* env_;
   const Clock* clock_;
   std::unique_ptr<env::FileLock> lock_;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "base/string_util.h"
+#include "store/delay_level_table.h"
 #include "store/store_format.h"
 
 namespace apogee::store {
@@ -68,6 +69,9 @@ Status StoreConfig::Validate() const {
     return Status::InvalidArgument(fmt::format(
         "mappedFileSizeConsumeQueue={} cannot hold one {}-byte entry",
         mapped_file_size_consume_queue, kCqUnitSize));
+  }
+  if (Result<DelayLevelTable> levels = DelayLevelTable::Parse(message_delay_level); !levels.ok()) {
+    return levels.status();
   }
   if (max_message_size <= 0) {
     return Status::InvalidArgument(
@@ -159,7 +163,9 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
       .Add("accessMessageInMemoryMaxRatio", &c->access_message_in_memory_max_ratio,
            "percent of RAM behind the max offset still counted as in memory", true, 0, 100)
       .Add("warmMapedFileEnable", &c->warm_mapped_file_enable,
-           "pre-write new CommitLog files in the background (Apogee default true)");
+           "pre-write new CommitLog files in the background (Apogee default true)")
+      .Add("messageDelayLevel", &c->message_delay_level,
+           "delay levels of scheduled messages (s, m, h, d)");
   return t;
 }
 

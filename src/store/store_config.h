@@ -68,6 +68,10 @@ struct StoreConfig {
   // default because fdatasync into never-written blocks costs ~50x more (group commit).
   bool warm_mapped_file_enable = true;
 
+  // Delay levels of scheduled messages (Java's MessageStoreConfig.messageDelayLevel): the
+  // store computes a SCHEDULE_TOPIC_XXXX record's tag code (its delivery time) from it.
+  std::string message_delay_level = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
+
   // ---- Adjusted getters, as MessageStoreConfig's ----
   std::string RootDir() const;
   std::string CommitLogDir() const;
