@@ -1,0 +1,78 @@
+// Message redirects of the put path: where a message is parked instead of its own topic,
+// and how it is given back. Java spreads these over CommitLog.asyncPutMessage (DELAY),
+// HookUtils (5.x timer properties), TransactionalMessageBridge.parseHalfMessageInner (half
+// messages) and ScheduleMessageService.messageTimeup (restore); here they are one place
+// used by SendMessageProcessor, the send-back processor, the schedule and timer services
+// and the transaction family (protocol-store-ha.md §8.3, §8.4).
+//
+// Each function rewrites only the routing parts of a message: topic, queue id, sysFlag
+// and properties. The caller encodes the properties afterwards.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "message/properties.h"
+
+namespace apogee::message {
+struct MessageExt;
+}  // namespace apogee::message
+
+namespace apogee::store {
+class DelayLevelTable;
+}  // namespace apogee::store
+
+namespace apogee::broker {
+
+// Java 5.x's TimerMessageStore.TIMER_TOPIC; Apogee parks timer messages there
+// (docs/format/timer_messages.md). Same value as store::kTimerTopicName.
+inline constexpr std::string_view kTimerTopic = "rmq_sys_wheel_timer";
+
+// The routing parts of a message, as pointers into the caller's own fields.
+struct MessageRoute {
+  std::string* topic = nullptr;
+  int32_t* queue_id = nullptr;
+  int32_t* sys_flag = nullptr;
+  message::MessageProperties* properties = nullptr;
+};
+// A route over a MessageExt's topic, queue_id, sys_flag and properties.
+MessageRoute RouteOf(message::MessageExt* msg);
+
+// Java's DELAY redirect: a NOT- or COMMIT-type message whose DELAY level is > 0 moves to
+// SCHEDULE_TOPIC_XXXX, queue level - 1, with REAL_TOPIC / REAL_QID = its topic and queue;
+// a level above the table's maximum is clamped (and DELAY rewritten). Returns true when
+// the message was redirected. Prepared / rollback messages and levels <= 0 (or not a
+// number) are left alone.
+bool RedirectDelayed(const store::DelayLevelTable& levels, const MessageRoute& route);
+
+// Java's parseHalfMessageInner for a prepared transaction message: REAL_TOPIC / REAL_QID
+// saved, the sysFlag's transaction bits reset to NOT_TYPE (so the half message gets a
+// ConsumeQueue entry), topic RMQ_SYS_TRANS_HALF_TOPIC, queue 0.
+void RedirectToHalf(const MessageRoute& route);
+
+// Timer messages (5.x TIMER_DELIVER_MS absolute, TIMER_DELAY_SEC / TIMER_DELAY_MS relative,
+// ali-ons/ONS __STARTDELIVERTIME absolute; first present wins in that order):
+//   * ignored when the message has a DELAY level > 0 (the TIMER_* / __STARTDELIVERTIME
+//     properties are removed, as HookUtils.checkIfTimerMessage), when it is prepared or a
+//     rollback, or when it already carries TIMER_OUT_MS (a delivered timer message);
+//   * a delivery time <= now: nothing changes (delivered at once, as Java);
+//   * otherwise: TIMER_OUT_MS = the exact delivery time (Apogee does not round down to a
+//     precision tick, so nothing is delivered early), REAL_TOPIC / REAL_QID set, topic
+//     rmq_sys_wheel_timer, queue 0. Returns true.
+// InvalidArgument naming the property when a value is not a number, or when the delay
+// exceeds `max_delay_ms` (Java's WHEEL_TIMER_MSG_ILLEGAL); FailedPrecondition when timer
+// messages are disabled (`enabled` false, Java's WHEEL_TIMER_NOT_ENABLE).
+Result<bool> RedirectTimer(int64_t now_ms, int64_t max_delay_ms, bool enabled,
+                           const MessageRoute& route);
+
+// The way back (ScheduleMessageService.messageTimeup, TimerMessageStore's convert): topic
+// and queue from REAL_TOPIC / REAL_QID, DELAY and the timer request properties removed
+// (REAL_* and TIMER_OUT_MS stay, as Java leaves them), WAIT=false. Corruption naming the
+// property when REAL_TOPIC or REAL_QID is missing or not valid.
+Status RestoreRealTopic(const MessageRoute& route);
+
+}  // namespace apogee::broker
