@@ -1,0 +1,44 @@
+#include "client/message_convert.h"
+
+#include <fmt/format.h>
+
+namespace apogee::client {
+
+Result<message::Message> ToWireMessage(const Message& msg) {
+  message::Message wire;
+  wire.topic = msg.topic();
+  wire.flag = msg.flag();
+  wire.body = msg.body();
+  for (const auto& [name, value] : msg.properties()) {
+    Status status = wire.properties.Set(name, value);
+    if (!status.ok()) {
+      return status.Prefixed(fmt::format("message property \"{}\" of topic {}", name, msg.topic()));
+    }
+  }
+  return wire;
+}
+
+MessageExt ToPublicMessageExt(const message::MessageExt& ext, const std::string& broker_name) {
+  MessageExt out;
+  out.set_topic(ext.topic);
+  out.set_flag(ext.flag);
+  out.set_body(ext.body);
+  for (const auto& [name, value] : ext.properties) out.PutProperty(name, value);
+  out.set_offset_msg_id(ext.offset_msg_id);
+  out.set_broker_name(broker_name);
+  out.set_queue_id(ext.queue_id);
+  out.set_queue_offset(ext.queue_offset);
+  out.set_commit_log_offset(ext.commit_log_offset);
+  out.set_store_size(ext.store_size);
+  out.set_sys_flag(ext.sys_flag);
+  out.set_body_crc(ext.body_crc);
+  out.set_born_timestamp(ext.born_timestamp);
+  out.set_born_host(ext.born_host.ToString());
+  out.set_store_timestamp(ext.store_timestamp);
+  out.set_store_host(ext.store_host.ToString());
+  out.set_reconsume_times(ext.reconsume_times);
+  out.set_prepared_transaction_offset(ext.prepared_transaction_offset);
+  return out;
+}
+
+}  // namespace apogee::client

@@ -1,0 +1,30 @@
+// Conversions between the public API types (include/apogee) and the internal ones
+// (message::Message, protocol::MessageQueue), used at the edge of every client class.
+#pragma once
+
+#include <string>
+
+#include "apogee/message.h"
+#include "apogee/message_queue.h"
+#include "base/status.h"
+#include "message/message.h"
+#include "protocol/lock_batch_body.h"
+
+namespace apogee::client {
+
+// The wire form of a public message. InvalidArgument naming the property when a name or
+// value cannot be encoded (empty, or containing the \x01 / \x02 separators).
+Result<message::Message> ToWireMessage(const Message& msg);
+
+// A received message as the public API shows it. `broker_name` is where it was pulled.
+MessageExt ToPublicMessageExt(const message::MessageExt& ext, const std::string& broker_name);
+
+inline protocol::MessageQueue ToProtocolQueue(const MessageQueue& mq) {
+  return protocol::MessageQueue{mq.topic(), mq.broker_name(), mq.queue_id()};
+}
+
+inline MessageQueue ToPublicQueue(const protocol::MessageQueue& mq) {
+  return MessageQueue(mq.topic, mq.broker_name, mq.queue_id);
+}
+
+}  // namespace apogee::client
