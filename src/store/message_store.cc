@@ -397,31 +397,56 @@ std::future<PutResult> MessageStore::PutMessage(message::RecordFields fields,
 
 void MessageStore::CompletePut(const PutResult& result, bool wait, PutCallback done) {
   const int64_t next_offset = result.wrote_offset.value() + result.wrote_bytes;
-  auto after_flush = [this, result = PutResult(result), next_offset, wait,
-                      done = std::move(done)](PutStatus flush_status) mutable {
-    result.status = flush_status;
-    if (flush_status == PutStatus::kServiceNotAvailable || !wait || !replica_waiter_ ||
-        config_.role() != BrokerRole::kSyncMaster) {
-      done(result);
-      return;
-    }
-    replica_waiter_(next_offset, [result = PutResult(result),
-                                  done = std::move(done)](PutStatus replica) mutable {
-      if (replica != PutStatus::kPutOk) result.status = replica;
-      done(result);
-    });
-  };
-  if (config_.flush_type() == FlushDiskType::kSyncFlush) {
-    if (wait) {
-      group_commit_->Submit(next_offset, clock_->SteadyMillis() + config_.sync_flush_timeout,
-                            std::move(after_flush));
-      return;
-    }
+  const bool sync_flush = config_.flush_type() == FlushDiskType::kSyncFlush;
+  const bool wait_flush = sync_flush && wait;
+  const bool wait_replica =
+      wait && replica_waiter_ && config_.role() == BrokerRole::kSyncMaster;
+  if (sync_flush && !wait) {
     group_commit_->Wakeup();
-  } else if (!config_.flush_commit_log_timed) {
+  } else if (!sync_flush && !config_.flush_commit_log_timed) {
     flush_real_time_->Wakeup();
   }
-  after_flush(PutStatus::kPutOk);
+  if (!wait_flush && !wait_replica) {
+    done(result);
+    return;
+  }
+  // The flush and the replica wait run at the same time (CommitLog.asyncPutMessage in
+  // 4.7+); the put completes when both answered. A failed flush that stops the store wins;
+  // otherwise the replica outcome wins over a flush timeout (Java applies it last).
+  struct Join {
+    std::atomic<int> left;
+    std::atomic<PutStatus> flush{PutStatus::kPutOk};
+    std::atomic<PutStatus> replica{PutStatus::kPutOk};
+    PutResult result;
+    PutCallback done;
+  };
+  auto join = std::make_shared<Join>();
+  join->left = (wait_flush ? 1 : 0) + (wait_replica ? 1 : 0);
+  join->result = result;
+  join->done = std::move(done);
+  auto finish = [join] {
+    if (join->left.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    const PutStatus flush = join->flush.load();
+    const PutStatus replica = join->replica.load();
+    join->result.status = flush;
+    if (flush != PutStatus::kServiceNotAvailable && replica != PutStatus::kPutOk) {
+      join->result.status = replica;
+    }
+    join->done(join->result);
+  };
+  if (wait_replica) {
+    replica_waiter_(next_offset, [join, finish](PutStatus replica) {
+      join->replica.store(replica);
+      finish();
+    });
+  }
+  if (wait_flush) {
+    group_commit_->Submit(next_offset, clock_->SteadyMillis() + config_.sync_flush_timeout,
+                          [join, finish](PutStatus flush) {
+                            join->flush.store(flush);
+                            finish();
+                          });
+  }
 }
 
 // ---- read ----
