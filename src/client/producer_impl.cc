@@ -1,0 +1,451 @@
+#include "client/producer_impl.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+
+#include "base/clock.h"
+#include "base/logging.h"
+#include "client/message_convert.h"
+#include "message/message_format.h"
+#include "message/message_id.h"
+
+namespace apogee::client {
+
+using std::chrono::milliseconds;
+
+namespace {
+
+// Java's MixAll.DEFAULT_PRODUCER_GROUP: rejected so that every application names its group.
+constexpr std::string_view kDefaultProducerGroup = "DEFAULT_PRODUCER";
+// MessageConst.PROPERTY_TRANSACTION_ID ("__transactionId__").
+constexpr std::string_view kPropertyTransactionId = "__transactionId__";
+
+int32_t TransactionType(LocalTransactionState state) {
+  switch (state) {
+    case LocalTransactionState::kCommitMessage:
+      return message::kTransactionCommitType;
+    case LocalTransactionState::kRollbackMessage:
+      return message::kTransactionRollbackType;
+    case LocalTransactionState::kUnknow:
+      return message::kTransactionNotType;
+  }
+  return message::kTransactionNotType;
+}
+
+}  // namespace
+
+struct ProducerImpl::AsyncSend {
+  PreparedMessage prepared;
+  SendCallback callback;
+  int64_t begin_ms = 0;
+  int32_t attempts_left = 0;
+  std::string last_broker;
+  std::vector<std::string> brokers_sent;
+  std::shared_ptr<const TopicPublishInfo> info;  // null when the queue is fixed
+  std::optional<MessageQueue> fixed_mq;
+};
+
+ProducerImpl::ProducerImpl(ProducerConfig config) : config_(std::move(config)) {}
+
+ProducerImpl::~ProducerImpl() { Shutdown(); }
+
+Status ProducerImpl::Start() {
+  std::lock_guard<std::mutex> lock(lifecycle_mu_);
+  if (running_) return Status::OK();
+  if (config_.group_name.empty()) return Status::InvalidArgument("producerGroup is blank");
+  if (config_.group_name == kDefaultProducerGroup) {
+    return Status::InvalidArgument(
+        "producerGroup can not equal DEFAULT_PRODUCER, please specify another one");
+  }
+  if (config_.send_msg_timeout_ms <= 0) {
+    return Status::InvalidArgument(
+        fmt::format("sendMsgTimeout must be positive, got {}", config_.send_msg_timeout_ms));
+  }
+  ClientConfig client_config = config_;
+  // Java's changeInstanceNameToPID: processes on one host get distinct client ids.
+  if (client_config.instance_name == "DEFAULT") {
+    client_config.instance_name = ClientInstance::PidInstanceName();
+  }
+  APOGEE_ASSIGN_OR_RETURN(instance_, ClientInstance::GetOrCreate(client_config));
+  APOGEE_RETURN_IF_ERROR(instance_->RegisterProducer(config_.group_name, this));
+  Status started = instance_->Start();
+  if (!started.ok()) {
+    instance_->UnregisterProducer(config_.group_name);
+    return started;
+  }
+  fault_strategy_.set_enabled(config_.send_latency_fault_enable);
+  running_ = true;
+  return Status::OK();
+}
+
+void ProducerImpl::Shutdown() {
+  std::lock_guard<std::mutex> lock(lifecycle_mu_);
+  if (!running_) return;
+  running_ = false;
+  instance_->UnregisterProducer(config_.group_name);
+  instance_->Shutdown();
+}
+
+Status ProducerImpl::CheckRunning() const {
+  if (!running_) {
+    return Status::Unavailable(
+        fmt::format("producer {} is not running (call Start() first)", config_.group_name));
+  }
+  return Status::OK();
+}
+
+Result<std::string> ProducerImpl::BrokerAddress(const MessageQueue& mq) {
+  std::optional<std::string> addr = instance_->FindBrokerAddressInPublish(mq.broker_name());
+  if (!addr) {
+    Status refreshed = instance_->UpdateTopicRouteInfoFromNameServer(mq.topic());
+    (void)refreshed;  // the lookup below reports the outcome
+    addr = instance_->FindBrokerAddressInPublish(mq.broker_name());
+  }
+  if (!addr) {
+    return Status::NotFound(
+        fmt::format("The broker[{}] not exist (no master address known)", mq.broker_name()));
+  }
+  return *addr;
+}
+
+Result<SendResult> ProducerImpl::SendKernel(const PreparedMessage& prepared, const MessageQueue& mq,
+                                            milliseconds timeout) {
+  APOGEE_ASSIGN_OR_RETURN(std::string addr, BrokerAddress(mq));
+  protocol::SendMessageRequestHeader header = BuildSendHeader(prepared, config_, mq, NowMillis());
+  return instance_->api().SendMessage(addr, mq.broker_name(), header, prepared.body,
+                                      prepared.client_msg_id, timeout);
+}
+
+Result<SendResult> ProducerImpl::SendDefault(const PreparedMessage& prepared) {
+  const int64_t begin = SteadyMillis();
+  const int64_t budget = config_.send_msg_timeout_ms;
+  APOGEE_ASSIGN_OR_RETURN(std::shared_ptr<const TopicPublishInfo> info,
+                          instance_->TryToFindTopicPublishInfo(prepared.topic,
+                                                               config_.default_topic_queue_nums));
+  const int32_t times_total = 1 + std::max(0, config_.retry_times_when_send_failed);
+  std::string last_broker;
+  std::vector<std::string> brokers_sent;
+  Status last_error;
+  std::optional<SendResult> not_stored;  // stored, but flush/replication policy missed
+  bool timed_out = false;
+  for (int32_t attempt = 0; attempt < times_total; ++attempt) {
+    MessageQueue mq = fault_strategy_.SelectOneMessageQueue(*info, last_broker);
+    int64_t attempt_begin = SteadyMillis();
+    int64_t cost = attempt_begin - begin;
+    if (cost >= budget) {
+      timed_out = true;
+      break;
+    }
+    brokers_sent.push_back(mq.broker_name());
+    Result<SendResult> result = SendKernel(prepared, mq, milliseconds(budget - cost));
+    int64_t elapsed = SteadyMillis() - attempt_begin;
+    last_broker = mq.broker_name();
+    if (result.ok()) {
+      fault_strategy_.UpdateFaultItem(mq.broker_name(), elapsed, false);
+      if (result->send_status != SendStatus::kSendOk &&
+          config_.retry_another_broker_when_not_store_ok && attempt + 1 < times_total) {
+        not_stored = std::move(result).value();
+        continue;
+      }
+      return result;
+    }
+    fault_strategy_.UpdateFaultItem(mq.broker_name(), elapsed, true);
+    last_error = result.status();
+    if (!IsRetriableSendError(last_error)) {
+      return last_error.Prefixed(fmt::format("send to {} (topic {})", mq.ToString(), prepared.topic));
+    }
+    GetLogger("client")->warn("send to {} failed after {} ms, attempt {}/{}: {}", mq.ToString(),
+                              elapsed, attempt + 1, times_total, last_error.ToString());
+  }
+  if (not_stored) return *not_stored;
+  int64_t cost = SteadyMillis() - begin;
+  if (timed_out) {
+    return Status::Timeout(fmt::format(
+        "sendDefaultImpl call timeout: the {} ms budget was spent after {} attempt(s), cost [{}]ms, "
+        "Topic: {}, BrokersSent: [{}]{}",
+        budget, brokers_sent.size(), cost, prepared.topic, fmt::join(brokers_sent, ", "),
+        last_error.ok() ? std::string() : "; last error: " + last_error.ToString()));
+  }
+  return Status(last_error.code(),
+                fmt::format("Send [{}] times, still failed, cost [{}]ms, Topic: {}, BrokersSent: [{}]: {}",
+                            brokers_sent.size(), cost, prepared.topic, fmt::join(brokers_sent, ", "),
+                            last_error.message()));
+}
+
+Result<SendResult> ProducerImpl::Send(const Message& msg) {
+  APOGEE_RETURN_IF_ERROR(CheckRunning());
+  APOGEE_ASSIGN_OR_RETURN(PreparedMessage prepared,
+                          PrepareMessage(msg, config_, message::UniqKeyGenerator::Default()));
+  return SendDefault(prepared);
+}
+
+Result<SendResult> ProducerImpl::SendToQueue(const Message& msg, const MessageQueue& mq) {
+  APOGEE_RETURN_IF_ERROR(CheckRunning());
+  if (msg.topic() != mq.topic()) {
+    return Status::InvalidArgument(fmt::format("message's topic {} not equal mq's topic {}",
+                                               msg.topic(), mq.topic()));
+  }
+  APOGEE_ASSIGN_OR_RETURN(PreparedMessage prepared,
+                          PrepareMessage(msg, config_, message::UniqKeyGenerator::Default()));
+  return SendKernel(prepared, mq, milliseconds(config_.send_msg_timeout_ms));
+}
+
+Result<SendResult> ProducerImpl::SendSelect(const Message& msg, const MessageQueueSelector& selector) {
+  APOGEE_RETURN_IF_ERROR(CheckRunning());
+  const int64_t begin = SteadyMillis();
+  APOGEE_ASSIGN_OR_RETURN(PreparedMessage prepared,
+                          PrepareMessage(msg, config_, message::UniqKeyGenerator::Default()));
+  APOGEE_ASSIGN_OR_RETURN(std::shared_ptr<const TopicPublishInfo> info,
+                          instance_->TryToFindTopicPublishInfo(prepared.topic,
+                                                               config_.default_topic_queue_nums));
+  const std::vector<MessageQueue>& mqs = info->message_queues();
+  MessageQueue chosen = selector(mqs, msg);
+  if (std::find(mqs.begin(), mqs.end(), chosen) == mqs.end()) {
+    return Status::InvalidArgument(fmt::format(
+        "the selector chose {}, which is not one of the {} writable queues of topic {}",
+        chosen.ToString(), mqs.size(), prepared.topic));
+  }
+  int64_t cost = SteadyMillis() - begin;
+  if (cost >= config_.send_msg_timeout_ms) {
+    return Status::Timeout(fmt::format("sendSelectImpl call timeout after {} ms (topic {})", cost,
+                                       prepared.topic));
+  }
+  return SendKernel(prepared, chosen, milliseconds(config_.send_msg_timeout_ms - cost));
+}
+
+Result<SendResult> ProducerImpl::SendBatch(const std::vector<Message>& msgs, const MessageQueue* mq) {
+  APOGEE_RETURN_IF_ERROR(CheckRunning());
+  APOGEE_ASSIGN_OR_RETURN(PreparedMessage prepared,
+                          PrepareBatch(msgs, config_, message::UniqKeyGenerator::Default()));
+  if (mq != nullptr) {
+    if (mq->topic() != prepared.topic) {
+      return Status::InvalidArgument(fmt::format("batch topic {} not equal mq's topic {}",
+                                                 prepared.topic, mq->topic()));
+    }
+    return SendKernel(prepared, *mq, milliseconds(config_.send_msg_timeout_ms));
+  }
+  return SendDefault(prepared);
+}
+
+Status ProducerImpl::SendOneway(const Message& msg, const MessageQueue* fixed) {
+  APOGEE_RETURN_IF_ERROR(CheckRunning());
+  APOGEE_ASSIGN_OR_RETURN(PreparedMessage prepared,
+                          PrepareMessage(msg, config_, message::UniqKeyGenerator::Default()));
+  MessageQueue mq;
+  if (fixed != nullptr) {
+    if (fixed->topic() != prepared.topic) {
+      return Status::InvalidArgument(fmt::format("message's topic {} not equal mq's topic {}",
+                                                 prepared.topic, fixed->topic()));
+    }
+    mq = *fixed;
+  } else {
+    APOGEE_ASSIGN_OR_RETURN(std::shared_ptr<const TopicPublishInfo> info,
+                            instance_->TryToFindTopicPublishInfo(prepared.topic,
+                                                                 config_.default_topic_queue_nums));
+    mq = fault_strategy_.SelectOneMessageQueue(*info, "");
+  }
+  APOGEE_ASSIGN_OR_RETURN(std::string addr, BrokerAddress(mq));
+  protocol::SendMessageRequestHeader header = BuildSendHeader(prepared, config_, mq, NowMillis());
+  return instance_->api().SendMessageOneway(addr, header, prepared.body,
+                                            milliseconds(config_.send_msg_timeout_ms));
+}
+
+void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
+                             const MessageQueueSelector* selector, SendCallback callback) {
+  Status running = CheckRunning();
+  if (!running.ok()) {
+    callback(running);
+    return;
+  }
+  auto state = std::make_shared<AsyncSend>();
+  state->begin_ms = SteadyMillis();
+  state->callback = std::move(callback);
+  Result<PreparedMessage> prepared =
+      PrepareMessage(msg, config_, message::UniqKeyGenerator::Default());
+  if (!prepared.ok()) {
+    state->callback(prepared.status());
+    return;
+  }
+  state->prepared = std::move(prepared).value();
+  if (mq != nullptr) {
+    if (mq->topic() != msg.topic()) {
+      state->callback(Status::InvalidArgument(fmt::format(
+          "message's topic {} not equal mq's topic {}", msg.topic(), mq->topic())));
+      return;
+    }
+    state->fixed_mq = *mq;
+  } else {
+    auto info = instance_->TryToFindTopicPublishInfo(state->prepared.topic,
+                                                     config_.default_topic_queue_nums);
+    if (!info.ok()) {
+      state->callback(info.status());
+      return;
+    }
+    state->info = std::move(info).value();
+    if (selector != nullptr) {
+      const std::vector<MessageQueue>& mqs = state->info->message_queues();
+      MessageQueue chosen = (*selector)(mqs, msg);
+      if (std::find(mqs.begin(), mqs.end(), chosen) == mqs.end()) {
+        state->callback(Status::InvalidArgument(fmt::format(
+            "the selector chose {}, which is not one of the {} writable queues of topic {}",
+            chosen.ToString(), mqs.size(), state->prepared.topic)));
+        return;
+      }
+      state->fixed_mq = chosen;
+    } else {
+      state->attempts_left = std::max(0, config_.retry_times_when_send_async_failed);
+    }
+  }
+  AsyncAttempt(std::move(state));
+}
+
+void ProducerImpl::AsyncAttempt(std::shared_ptr<AsyncSend> state) {
+  MessageQueue mq = state->fixed_mq ? *state->fixed_mq
+                                    : fault_strategy_.SelectOneMessageQueue(*state->info,
+                                                                            state->last_broker);
+  int64_t cost = SteadyMillis() - state->begin_ms;
+  if (cost >= config_.send_msg_timeout_ms) {
+    state->callback(Status::Timeout(fmt::format(
+        "async send call timeout: the {} ms budget was spent, Topic: {}, BrokersSent: [{}]",
+        config_.send_msg_timeout_ms, state->prepared.topic, fmt::join(state->brokers_sent, ", "))));
+    return;
+  }
+  state->brokers_sent.push_back(mq.broker_name());
+  auto on_failure = [self = shared_from_this(), state, mq](const Status& error) {
+    state->last_broker = mq.broker_name();
+    if (state->attempts_left > 0 && IsRetriableSendError(error) && self->running_) {
+      --state->attempts_left;
+      GetLogger("client")->warn("async send to {} failed, retrying on another broker: {}",
+                                mq.ToString(), error.ToString());
+      self->AsyncAttempt(state);
+      return;
+    }
+    state->callback(error.Prefixed(fmt::format("async send to {} (BrokersSent: [{}])", mq.ToString(),
+                                               fmt::join(state->brokers_sent, ", "))));
+  };
+  Result<std::string> addr = BrokerAddress(mq);
+  if (!addr.ok()) {
+    on_failure(addr.status());
+    return;
+  }
+  protocol::SendMessageRequestHeader header =
+      BuildSendHeader(state->prepared, config_, mq, NowMillis());
+  int64_t attempt_begin = SteadyMillis();
+  instance_->api().SendMessageAsync(
+      *addr, mq.broker_name(), header, state->prepared.body, state->prepared.client_msg_id,
+      milliseconds(config_.send_msg_timeout_ms - cost),
+      [self = shared_from_this(), state, mq, attempt_begin, on_failure](Result<SendResult> result) {
+        int64_t elapsed = SteadyMillis() - attempt_begin;
+        self->fault_strategy_.UpdateFaultItem(mq.broker_name(), elapsed, !result.ok());
+        if (result.ok()) {
+          state->callback(std::move(result));
+        } else {
+          on_failure(result.status());
+        }
+      });
+}
+
+Result<std::vector<MessageQueue>> ProducerImpl::FetchPublishMessageQueues(const std::string& topic) {
+  APOGEE_RETURN_IF_ERROR(CheckRunning());
+  APOGEE_ASSIGN_OR_RETURN(std::shared_ptr<const TopicPublishInfo> info,
+                          instance_->TryToFindTopicPublishInfo(topic, config_.default_topic_queue_nums));
+  return info->message_queues();
+}
+
+// ---------------------------------------------------------------- transactions
+
+Result<TransactionSendResult> ProducerImpl::SendMessageInTransaction(const Message& msg, void* arg) {
+  APOGEE_RETURN_IF_ERROR(CheckRunning());
+  if (!transaction_listener_) return Status::InvalidArgument("TransactionListener is null");
+  Message half = msg;
+  half.set_delay_time_level(0);  // half messages are never delayed
+  half.PutProperty(message::kPropertyTransactionPrepared, "true");
+  half.PutProperty(message::kPropertyProducerGroup, config_.group_name);
+  APOGEE_ASSIGN_OR_RETURN(PreparedMessage prepared,
+                          PrepareMessage(half, config_, message::UniqKeyGenerator::Default()));
+  Result<SendResult> sent = SendDefault(prepared);
+  if (!sent.ok()) return sent.status().Prefixed("send half message");
+  LocalTransactionState state = LocalTransactionState::kRollbackMessage;
+  std::string remark;
+  if (sent->send_status == SendStatus::kSendOk) {
+    half.PutProperty(message::kPropertyUniqClientMessageIdKeyIdx, sent->msg_id);
+    half.set_transaction_id(sent->msg_id);
+    if (!sent->transaction_id.empty()) half.PutProperty(kPropertyTransactionId, sent->transaction_id);
+    try {
+      state = transaction_listener_->ExecuteLocalTransaction(half, arg);
+    } catch (const std::exception& e) {
+      // The API promises no exceptions; the broker's check-back decides later.
+      state = LocalTransactionState::kUnknow;
+      remark = fmt::format("executeLocalTransactionBranch exception: {}", e.what());
+    }
+  }
+  Status ended = EndTransaction(*sent, state, remark);
+  if (!ended.ok()) {
+    GetLogger("client")->warn("END_TRANSACTION {} for {} failed (the broker will check back): {}",
+                              LocalTransactionStateName(state), sent->msg_id, ended.ToString());
+  }
+  TransactionSendResult result;
+  static_cast<SendResult&>(result) = std::move(sent).value();
+  result.local_transaction_state = state;
+  return result;
+}
+
+Status ProducerImpl::EndTransaction(const SendResult& result, LocalTransactionState state,
+                                    const std::string& remark) {
+  const std::string& id_text = result.offset_msg_id.empty() ? result.msg_id : result.offset_msg_id;
+  APOGEE_ASSIGN_OR_RETURN(message::OffsetMsgId id, message::ParseOffsetMsgId(id_text));
+  std::optional<std::string> addr =
+      instance_->FindBrokerAddressInPublish(result.message_queue.broker_name());
+  if (!addr) {
+    return Status::NotFound(fmt::format("The broker[{}] not exist",
+                                        result.message_queue.broker_name()));
+  }
+  protocol::EndTransactionRequestHeader header;
+  header.producer_group = config_.group_name;
+  header.tran_state_table_offset = result.queue_offset;
+  header.commit_log_offset = id.physical_offset;
+  header.commit_or_rollback = TransactionType(state);
+  header.from_transaction_check = false;
+  header.msg_id = result.msg_id;
+  if (!result.transaction_id.empty()) header.transaction_id = result.transaction_id;
+  return instance_->api().EndTransactionOneway(
+      *addr, header, remark.empty() ? std::nullopt : std::optional<std::string>(remark),
+      milliseconds(config_.send_msg_timeout_ms));
+}
+
+void ProducerImpl::CheckTransactionState(const std::string& broker_addr,
+                                         const message::MessageExt& msg,
+                                         const protocol::CheckTransactionStateRequestHeader& header) {
+  if (!transaction_listener_) {
+    GetLogger("client")->warn("CHECK_TRANSACTION_STATE from {} but producer {} has no TransactionListener",
+                              broker_addr, config_.group_name);
+    return;
+  }
+  MessageExt ext = ToPublicMessageExt(msg, "");
+  std::string unique_key = std::string(msg.msg_id());
+  ext.set_transaction_id(unique_key);
+  LocalTransactionState state = LocalTransactionState::kUnknow;
+  std::optional<std::string> remark;
+  try {
+    state = transaction_listener_->CheckLocalTransaction(ext);
+  } catch (const std::exception& e) {
+    remark = fmt::format("checkLocalTransactionState exception: {}", e.what());
+  }
+  protocol::EndTransactionRequestHeader end;
+  end.producer_group = config_.group_name;
+  end.tran_state_table_offset = header.tran_state_table_offset;
+  end.commit_log_offset = header.commit_log_offset;
+  end.commit_or_rollback = TransactionType(state);
+  end.from_transaction_check = true;
+  end.msg_id = unique_key;
+  end.transaction_id = header.transaction_id;
+  Status sent = instance_->api().EndTransactionOneway(broker_addr, end, std::move(remark),
+                                                      milliseconds(config_.send_msg_timeout_ms));
+  if (!sent.ok()) {
+    GetLogger("client")->warn("END_TRANSACTION (check) to {} failed: {}", broker_addr, sent.ToString());
+  }
+}
+
+}  // namespace apogee::client

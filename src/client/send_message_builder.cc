@@ -1,0 +1,197 @@
+#include "client/send_message_builder.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string_view>
+
+#include "client/message_convert.h"
+#include "message/batch.h"
+#include "message/compression.h"
+#include "message/message_format.h"
+
+namespace apogee::client {
+
+namespace {
+
+// TopicValidator.NOT_ALLOWED_SEND_TOPIC_SET.
+constexpr std::array<std::string_view, 7> kNotAllowedSendTopics = {
+    "SCHEDULE_TOPIC_XXXX",         "RMQ_SYS_TRANS_HALF_TOPIC", "RMQ_SYS_TRACE_TOPIC",
+    "RMQ_SYS_TRANS_OP_HALF_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC", "SELF_TEST_TOPIC",
+    "OFFSET_MOVED_EVENT"};
+
+constexpr std::string_view kRetryGroupTopicPrefix = "%RETRY%";
+
+bool ValidTopicChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '%' ||
+         c == '|' || c == '_' || c == '-';
+}
+
+Status CheckTopic(const std::string& topic) {
+  if (topic.empty()) return Status::InvalidArgument("the specified topic is blank");
+  if (topic.size() > kTopicMaxLength) {
+    return Status::InvalidArgument(fmt::format(
+        "the specified topic {} is longer than topic max length {}", topic, kTopicMaxLength));
+  }
+  for (char c : topic) {
+    if (!ValidTopicChar(c)) {
+      return Status::InvalidArgument(fmt::format(
+          "the specified topic {} contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$",
+          topic));
+    }
+  }
+  for (std::string_view denied : kNotAllowedSendTopics) {
+    if (topic == denied) {
+      return Status::InvalidArgument(
+          fmt::format("sending message to topic {} is forbidden", topic));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckMessage(const Message& msg, int32_t max_message_size) {
+  APOGEE_RETURN_IF_ERROR(CheckTopic(msg.topic()));
+  if (msg.body().empty()) {
+    return Status::InvalidArgument(fmt::format("the message body length is zero (topic {})", msg.topic()));
+  }
+  if (msg.body().size() > static_cast<size_t>(max_message_size)) {
+    return Status::InvalidArgument(
+        fmt::format("the message body size {} over max value, MAX: {} (topic {})", msg.body().size(),
+                    max_message_size, msg.topic()));
+  }
+  return Status::OK();
+}
+
+Result<PreparedMessage> PrepareMessage(const Message& msg, const ProducerConfig& config,
+                                       message::UniqKeyGenerator& ids) {
+  APOGEE_RETURN_IF_ERROR(CheckMessage(msg, config.max_message_size));
+  APOGEE_ASSIGN_OR_RETURN(message::Message wire, ToWireMessage(msg));
+  PreparedMessage prepared;
+  prepared.topic = wire.topic;
+  prepared.flag = wire.flag;
+  std::optional<std::string_view> uniq = wire.properties.Get(message::kPropertyUniqClientMessageIdKeyIdx);
+  if (uniq) {
+    prepared.client_msg_id = std::string(*uniq);
+  } else {
+    prepared.client_msg_id = ids.Next();
+    APOGEE_RETURN_IF_ERROR(
+        wire.properties.Set(message::kPropertyUniqClientMessageIdKeyIdx, prepared.client_msg_id));
+  }
+  if (wire.topic.starts_with(kRetryGroupTopicPrefix)) {
+    if (auto times = wire.properties.Get(message::kPropertyReconsumeTime)) {
+      prepared.reconsume_times = std::atoi(std::string(*times).c_str());
+      wire.properties.Erase(message::kPropertyReconsumeTime);
+    }
+    if (auto max = wire.properties.Get(message::kPropertyMaxReconsumeTimes)) {
+      prepared.max_reconsume_times = std::atoi(std::string(*max).c_str());
+      wire.properties.Erase(message::kPropertyMaxReconsumeTimes);
+    }
+  }
+  if (config.compress_msg_body_over_howmuch > 0 &&
+      wire.body.size() >= static_cast<size_t>(config.compress_msg_body_over_howmuch)) {
+    Result<std::string> compressed = message::CompressBody(wire.body, config.compress_level);
+    if (compressed.ok()) {
+      wire.body = std::move(compressed).value();
+      prepared.sys_flag = message::MarkZlibCompressed(prepared.sys_flag);
+    }  // else sent uncompressed, as Java does when compression fails
+  }
+  std::optional<std::string_view> tran = wire.properties.Get(message::kPropertyTransactionPrepared);
+  if (tran && *tran == "true") prepared.sys_flag |= message::kTransactionPreparedType;
+  prepared.properties = wire.properties.Encode();
+  prepared.body = std::move(wire.body);
+  return prepared;
+}
+
+Result<PreparedMessage> PrepareBatch(const std::vector<Message>& msgs, const ProducerConfig& config,
+                                     message::UniqKeyGenerator& ids) {
+  if (msgs.empty()) return Status::InvalidArgument("the batch has no message");
+  const Message& first = msgs.front();
+  std::vector<message::Message> wires;
+  wires.reserve(msgs.size());
+  std::string ids_joined;
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    const Message& msg = msgs[i];
+    if (msg.delay_time_level() > 0) {
+      return Status::InvalidArgument(
+          fmt::format("TimeDelayLevel is not supported for batching (message {})", i));
+    }
+    if (msg.topic().starts_with(kRetryGroupTopicPrefix)) {
+      return Status::InvalidArgument("Retry Group is not supported for batching");
+    }
+    if (msg.topic() != first.topic()) {
+      return Status::InvalidArgument(fmt::format(
+          "The topic of the messages in one batch should be the same: {} vs {} (message {})",
+          first.topic(), msg.topic(), i));
+    }
+    if (msg.wait_store_msg_ok() != first.wait_store_msg_ok()) {
+      return Status::InvalidArgument(fmt::format(
+          "The waitStoreMsgOK of the messages in one batch should be the same (message {})", i));
+    }
+    Status checked = CheckMessage(msg, config.max_message_size);
+    if (!checked.ok()) return checked.Prefixed(fmt::format("batch message {}", i));
+    APOGEE_ASSIGN_OR_RETURN(message::Message wire, ToWireMessage(msg));
+    std::string id;
+    if (auto uniq = wire.properties.Get(message::kPropertyUniqClientMessageIdKeyIdx)) {
+      id = std::string(*uniq);
+    } else {
+      id = ids.Next();
+      APOGEE_RETURN_IF_ERROR(wire.properties.Set(message::kPropertyUniqClientMessageIdKeyIdx, id));
+    }
+    if (!ids_joined.empty()) ids_joined += ',';
+    ids_joined += id;
+    wires.push_back(std::move(wire));
+  }
+  PreparedMessage prepared;
+  prepared.topic = first.topic();
+  prepared.batch = true;
+  prepared.client_msg_id = std::move(ids_joined);
+  APOGEE_ASSIGN_OR_RETURN(prepared.body, message::EncodeBatchBody(wires));
+  if (prepared.body.size() > static_cast<size_t>(config.max_message_size)) {
+    return Status::InvalidArgument(fmt::format("the batch body size {} over max value, MAX: {}",
+                                               prepared.body.size(), config.max_message_size));
+  }
+  message::MessageProperties batch_properties;
+  APOGEE_RETURN_IF_ERROR(batch_properties.Set(message::kPropertyWaitStoreMsgOk,
+                                              first.wait_store_msg_ok() ? "true" : "false"));
+  prepared.properties = batch_properties.Encode();
+  return prepared;
+}
+
+protocol::SendMessageRequestHeader BuildSendHeader(const PreparedMessage& prepared,
+                                                   const ProducerConfig& config,
+                                                   const MessageQueue& mq, int64_t now_ms) {
+  protocol::SendMessageRequestHeader header;
+  header.producer_group = config.group_name;
+  header.topic = prepared.topic;
+  header.default_topic = config.create_topic_key;
+  header.default_topic_queue_nums = config.default_topic_queue_nums;
+  header.queue_id = mq.queue_id();
+  header.sys_flag = prepared.sys_flag;
+  header.born_timestamp = now_ms;
+  header.flag = prepared.flag;
+  header.properties = prepared.properties;
+  header.reconsume_times = prepared.reconsume_times.value_or(0);
+  header.unit_mode = config.unit_mode;
+  header.batch = prepared.batch;
+  header.max_reconsume_times = prepared.max_reconsume_times;
+  header.broker_name = mq.broker_name();
+  return header;
+}
+
+bool IsRetriableSendError(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kUnavailable:       // connection errors, SERVICE_NOT_AVAILABLE, GO_AWAY
+    case StatusCode::kTimeout:           // request timed out
+    case StatusCode::kNotFound:          // TOPIC_NOT_EXIST, no broker address
+    case StatusCode::kInternal:          // SYSTEM_ERROR
+    case StatusCode::kBusy:              // SYSTEM_BUSY
+    case StatusCode::kPermissionDenied:  // NO_PERMISSION
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace apogee::client
