@@ -11,7 +11,7 @@ namespace apogee::client {
 namespace {
 
 // Java's argument checks, shared by the strategies that take the standard inputs.
-Status CheckInputs(std::string_view current_cid, const std::vector<MessageQueue>& mq_all,
+Status CheckInputs(std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
                    const std::vector<std::string>& cid_all) {
   if (current_cid.empty()) return Status::InvalidArgument("allocate: currentCID is empty");
   if (mq_all.empty()) return Status::InvalidArgument("allocate: mqAll is empty");
@@ -44,11 +44,11 @@ std::vector<std::string_view> JavaSplitAt(std::string_view s) {
 
 }  // namespace
 
-Result<std::vector<MessageQueue>> AllocateMessageQueueAveragely::Allocate(
-    std::string_view, std::string_view current_cid, const std::vector<MessageQueue>& mq_all,
+Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueAveragely::Allocate(
+    std::string_view, std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
     const std::vector<std::string>& cid_all) const {
   APOGEE_RETURN_IF_ERROR(CheckInputs(current_cid, mq_all, cid_all));
-  std::vector<MessageQueue> result;
+  std::vector<protocol::MessageQueue> result;
   const int index = IndexOf(cid_all, current_cid);
   if (index < 0) return result;
   const int n = static_cast<int>(mq_all.size());
@@ -62,11 +62,11 @@ Result<std::vector<MessageQueue>> AllocateMessageQueueAveragely::Allocate(
   return result;
 }
 
-Result<std::vector<MessageQueue>> AllocateMessageQueueAveragelyByCircle::Allocate(
-    std::string_view, std::string_view current_cid, const std::vector<MessageQueue>& mq_all,
+Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueAveragelyByCircle::Allocate(
+    std::string_view, std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
     const std::vector<std::string>& cid_all) const {
   APOGEE_RETURN_IF_ERROR(CheckInputs(current_cid, mq_all, cid_all));
-  std::vector<MessageQueue> result;
+  std::vector<protocol::MessageQueue> result;
   const int index = IndexOf(cid_all, current_cid);
   if (index < 0) return result;
   const size_t c = cid_all.size();
@@ -82,11 +82,11 @@ uint32_t AllocateMessageQueueConsistentHash::RingHash(std::string_view key) {
          uint32_t{digest[3]};
 }
 
-Result<std::vector<MessageQueue>> AllocateMessageQueueConsistentHash::Allocate(
-    std::string_view, std::string_view current_cid, const std::vector<MessageQueue>& mq_all,
+Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueConsistentHash::Allocate(
+    std::string_view, std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
     const std::vector<std::string>& cid_all) const {
   APOGEE_RETURN_IF_ERROR(CheckInputs(current_cid, mq_all, cid_all));
-  std::vector<MessageQueue> result;
+  std::vector<protocol::MessageQueue> result;
   if (IndexOf(cid_all, current_cid) < 0) return result;
 
   // Java adds the consumers in cid_all order into a TreeMap, so on a hash collision the later
@@ -101,7 +101,7 @@ Result<std::vector<MessageQueue>> AllocateMessageQueueConsistentHash::Allocate(
     existing += virtual_node_count_;
   }
   if (ring.empty()) return result;
-  for (const MessageQueue& mq : mq_all) {
+  for (const protocol::MessageQueue& mq : mq_all) {
     auto it = ring.lower_bound(RingHash(protocol::ToString(mq)));
     if (it == ring.end()) it = ring.begin();
     if (*it->second == current_cid) result.push_back(mq);
@@ -109,20 +109,20 @@ Result<std::vector<MessageQueue>> AllocateMessageQueueConsistentHash::Allocate(
   return result;
 }
 
-Result<std::vector<MessageQueue>> AllocateMessageQueueByConfig::Allocate(
-    std::string_view, std::string_view, const std::vector<MessageQueue>&,
+Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueByConfig::Allocate(
+    std::string_view, std::string_view, const std::vector<protocol::MessageQueue>&,
     const std::vector<std::string>&) const {
   return queues_;
 }
 
-Result<std::vector<MessageQueue>> AllocateMessageQueueByMachineRoom::Allocate(
-    std::string_view, std::string_view current_cid, const std::vector<MessageQueue>& mq_all,
+Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueByMachineRoom::Allocate(
+    std::string_view, std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
     const std::vector<std::string>& cid_all) const {
-  std::vector<MessageQueue> result;
+  std::vector<protocol::MessageQueue> result;
   const int index = IndexOf(cid_all, current_cid);
   if (index < 0) return result;
-  std::vector<const MessageQueue*> premq;
-  for (const MessageQueue& mq : mq_all) {
+  std::vector<const protocol::MessageQueue*> premq;
+  for (const protocol::MessageQueue& mq : mq_all) {
     std::vector<std::string_view> parts = JavaSplitAt(mq.broker_name);
     if (parts.size() == 2 && consumer_idcs_.count(std::string(parts[0])) > 0) {
       premq.push_back(&mq);
@@ -136,16 +136,16 @@ Result<std::vector<MessageQueue>> AllocateMessageQueueByMachineRoom::Allocate(
   return result;
 }
 
-Result<std::vector<MessageQueue>> AllocateMachineRoomNearby::Allocate(
+Result<std::vector<protocol::MessageQueue>> AllocateMachineRoomNearby::Allocate(
     std::string_view consumer_group, std::string_view current_cid,
-    const std::vector<MessageQueue>& mq_all, const std::vector<std::string>& cid_all) const {
+    const std::vector<protocol::MessageQueue>& mq_all, const std::vector<std::string>& cid_all) const {
   APOGEE_RETURN_IF_ERROR(CheckInputs(current_cid, mq_all, cid_all));
-  std::vector<MessageQueue> result;
+  std::vector<protocol::MessageQueue> result;
   if (IndexOf(cid_all, current_cid) < 0) return result;
 
   // Rooms in sorted order (Java's TreeMap), members in input order.
-  std::map<std::string, std::vector<MessageQueue>> room_queues;
-  for (const MessageQueue& mq : mq_all) {
+  std::map<std::string, std::vector<protocol::MessageQueue>> room_queues;
+  for (const protocol::MessageQueue& mq : mq_all) {
     std::string room = resolver_.broker_deploy_in(mq);
     if (room.empty()) {
       return Status::InvalidArgument("allocate: machine room is null for " + protocol::ToString(mq));

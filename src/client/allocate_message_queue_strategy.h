@@ -4,7 +4,7 @@
 // Every consumer of a group runs the same strategy over the same sorted inputs and keeps
 // its own share, so the results must be bit-identical to Java's: a mixed group of Java,
 // ali-ons and Apogee consumers only splits queues cleanly if each computes the same table.
-// The caller (RebalanceImpl) sorts mq_all by MessageQueue order (topic, brokerName,
+// The caller (RebalanceImpl) sorts mq_all by protocol::MessageQueue order (topic, brokerName,
 // queueId) and cid_all by string order before calling Allocate, as Java does.
 #pragma once
 
@@ -20,7 +20,6 @@
 
 namespace apogee::client {
 
-using protocol::MessageQueue;
 
 class AllocateMessageQueueStrategy {
  public:
@@ -32,9 +31,9 @@ class AllocateMessageQueueStrategy {
 
   // The queues of mq_all that current_cid should consume. InvalidArgument when current_cid,
   // mq_all or cid_all is empty (Java throws); an empty list when current_cid is not in cid_all.
-  virtual Result<std::vector<MessageQueue>> Allocate(std::string_view consumer_group,
+  virtual Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
                                                      std::string_view current_cid,
-                                                     const std::vector<MessageQueue>& mq_all,
+                                                     const std::vector<protocol::MessageQueue>& mq_all,
                                                      const std::vector<std::string>& cid_all) const = 0;
 };
 
@@ -42,9 +41,9 @@ class AllocateMessageQueueStrategy {
 class AllocateMessageQueueAveragely final : public AllocateMessageQueueStrategy {
  public:
   std::string Name() const override { return "AVG"; }
-  Result<std::vector<MessageQueue>> Allocate(std::string_view consumer_group,
+  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
                                              std::string_view current_cid,
-                                             const std::vector<MessageQueue>& mq_all,
+                                             const std::vector<protocol::MessageQueue>& mq_all,
                                              const std::vector<std::string>& cid_all) const override;
 };
 
@@ -52,9 +51,9 @@ class AllocateMessageQueueAveragely final : public AllocateMessageQueueStrategy 
 class AllocateMessageQueueAveragelyByCircle final : public AllocateMessageQueueStrategy {
  public:
   std::string Name() const override { return "AVG_BY_CIRCLE"; }
-  Result<std::vector<MessageQueue>> Allocate(std::string_view consumer_group,
+  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
                                              std::string_view current_cid,
-                                             const std::vector<MessageQueue>& mq_all,
+                                             const std::vector<protocol::MessageQueue>& mq_all,
                                              const std::vector<std::string>& cid_all) const override;
 };
 
@@ -66,9 +65,9 @@ class AllocateMessageQueueConsistentHash final : public AllocateMessageQueueStra
   explicit AllocateMessageQueueConsistentHash(int virtual_node_count = 10)
       : virtual_node_count_(virtual_node_count < 0 ? 0 : virtual_node_count) {}
   std::string Name() const override { return "CONSISTENT_HASH"; }
-  Result<std::vector<MessageQueue>> Allocate(std::string_view consumer_group,
+  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
                                              std::string_view current_cid,
-                                             const std::vector<MessageQueue>& mq_all,
+                                             const std::vector<protocol::MessageQueue>& mq_all,
                                              const std::vector<std::string>& cid_all) const override;
 
   // The ring position of `key`: MD5(key) bytes 0..3 as an unsigned big-endian number.
@@ -81,16 +80,16 @@ class AllocateMessageQueueConsistentHash final : public AllocateMessageQueueStra
 // A fixed list chosen by the application, whatever the inputs ("CONFIG").
 class AllocateMessageQueueByConfig final : public AllocateMessageQueueStrategy {
  public:
-  explicit AllocateMessageQueueByConfig(std::vector<MessageQueue> queues)
+  explicit AllocateMessageQueueByConfig(std::vector<protocol::MessageQueue> queues)
       : queues_(std::move(queues)) {}
   std::string Name() const override { return "CONFIG"; }
-  Result<std::vector<MessageQueue>> Allocate(std::string_view consumer_group,
+  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
                                              std::string_view current_cid,
-                                             const std::vector<MessageQueue>& mq_all,
+                                             const std::vector<protocol::MessageQueue>& mq_all,
                                              const std::vector<std::string>& cid_all) const override;
 
  private:
-  std::vector<MessageQueue> queues_;
+  std::vector<protocol::MessageQueue> queues_;
 };
 
 // Brokers named "<idc>@<name>" whose idc is in the configured set are shared out in blocks
@@ -100,9 +99,9 @@ class AllocateMessageQueueByMachineRoom final : public AllocateMessageQueueStrat
   explicit AllocateMessageQueueByMachineRoom(std::set<std::string> consumer_idcs)
       : consumer_idcs_(std::move(consumer_idcs)) {}
   std::string Name() const override { return "MACHINE_ROOM"; }
-  Result<std::vector<MessageQueue>> Allocate(std::string_view consumer_group,
+  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
                                              std::string_view current_cid,
-                                             const std::vector<MessageQueue>& mq_all,
+                                             const std::vector<protocol::MessageQueue>& mq_all,
                                              const std::vector<std::string>& cid_all) const override;
 
  private:
@@ -112,7 +111,7 @@ class AllocateMessageQueueByMachineRoom final : public AllocateMessageQueueStrat
 // Tells which machine room a broker queue and a consumer live in (Java's
 // MachineRoomResolver). An empty string means "unknown", which is an error as in Java.
 struct MachineRoomResolver {
-  std::function<std::string(const MessageQueue&)> broker_deploy_in;
+  std::function<std::string(const protocol::MessageQueue&)> broker_deploy_in;
   std::function<std::string(std::string_view client_id)> consumer_deploy_in;
 };
 
@@ -125,9 +124,9 @@ class AllocateMachineRoomNearby final : public AllocateMessageQueueStrategy {
                             MachineRoomResolver resolver)
       : inner_(std::move(inner)), resolver_(std::move(resolver)) {}
   std::string Name() const override { return "MACHINE_ROOM_NEARBY-" + inner_->Name(); }
-  Result<std::vector<MessageQueue>> Allocate(std::string_view consumer_group,
+  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
                                              std::string_view current_cid,
-                                             const std::vector<MessageQueue>& mq_all,
+                                             const std::vector<protocol::MessageQueue>& mq_all,
                                              const std::vector<std::string>& cid_all) const override;
 
  private:

@@ -26,7 +26,7 @@ class ConsumeMessageConcurrentlyService final : public ConsumeMessageService {
   void Start() override;
   void Shutdown() override;
   void SubmitConsumeRequest(std::vector<MessageExt> msgs, std::shared_ptr<ProcessQueue> pq,
-                            const MessageQueue& mq, bool dispatch_to_consume) override;
+                            const protocol::MessageQueue& mq, bool dispatch_to_consume) override;
   ConsumeDirectlyResult ConsumeMessageDirectly(const MessageExt& msg,
                                                const std::string& broker_name) override;
   int32_t CorePoolSize() const override { return threads_; }
@@ -34,13 +34,13 @@ class ConsumeMessageConcurrentlyService final : public ConsumeMessageService {
 
   // Runs one batch now on the calling thread (the body of a consume task; public for tests).
   void ConsumeBatch(std::vector<MessageExt> msgs, const std::shared_ptr<ProcessQueue>& pq,
-                    const MessageQueue& mq);
+                    const protocol::MessageQueue& mq);
 
  private:
   void Submit(std::vector<MessageExt> msgs, std::shared_ptr<ProcessQueue> pq,
-              const MessageQueue& mq);
+              const protocol::MessageQueue& mq);
   void SubmitLater(std::vector<MessageExt> msgs, std::shared_ptr<ProcessQueue> pq,
-                   const MessageQueue& mq, int64_t delay_ms);
+                   const protocol::MessageQueue& mq, int64_t delay_ms);
 
   ConsumeServiceHost* const host_;
   const MessageListenerConcurrently listener_;

@@ -67,7 +67,7 @@ void ConsumeMessageOrderlyService::Shutdown() {
   if (pool_) pool_->Shutdown();
 }
 
-std::mutex& ConsumeMessageOrderlyService::QueueMutex(const MessageQueue& mq) {
+std::mutex& ConsumeMessageOrderlyService::QueueMutex(const protocol::MessageQueue& mq) {
   std::lock_guard lock(queue_mutexes_mu_);
   auto& slot = queue_mutexes_[mq];
   if (!slot) slot = std::make_unique<std::mutex>();
@@ -76,27 +76,27 @@ std::mutex& ConsumeMessageOrderlyService::QueueMutex(const MessageQueue& mq) {
 
 void ConsumeMessageOrderlyService::SubmitConsumeRequest(std::vector<MessageExt>,
                                                         std::shared_ptr<ProcessQueue> pq,
-                                                        const MessageQueue& mq,
+                                                        const protocol::MessageQueue& mq,
                                                         bool dispatch_to_consume) {
   // The messages are already in the ProcessQueue; a task takes them from there in order.
   if (dispatch_to_consume) Submit(std::move(pq), mq);
 }
 
 void ConsumeMessageOrderlyService::Submit(std::shared_ptr<ProcessQueue> pq,
-                                          const MessageQueue& mq) {
+                                          const protocol::MessageQueue& mq) {
   bool queued = pool_ && pool_->TryExecute([this, pq, mq] { ConsumeQueue(pq, mq); });
   if (!queued) SubmitLater(std::move(pq), mq, kLockFailedDelayMs);
 }
 
 void ConsumeMessageOrderlyService::SubmitLater(std::shared_ptr<ProcessQueue> pq,
-                                               const MessageQueue& mq, int64_t delay_ms) {
+                                               const protocol::MessageQueue& mq, int64_t delay_ms) {
   scheduler_.ExecuteLater(delay_ms, [this, pq, mq] {
     if (!pq->dropped()) Submit(pq, mq);
   });
 }
 
 void ConsumeMessageOrderlyService::TryLockLaterAndReconsume(std::shared_ptr<ProcessQueue> pq,
-                                                            const MessageQueue& mq,
+                                                            const protocol::MessageQueue& mq,
                                                             int64_t delay_ms) {
   scheduler_.ExecuteLater(delay_ms, [this, pq, mq] {
     if (pq->dropped()) return;
@@ -106,7 +106,7 @@ void ConsumeMessageOrderlyService::TryLockLaterAndReconsume(std::shared_ptr<Proc
 }
 
 void ConsumeMessageOrderlyService::ConsumeQueue(const std::shared_ptr<ProcessQueue>& pq,
-                                                const MessageQueue& mq) {
+                                                const protocol::MessageQueue& mq) {
   if (pq->dropped()) return;
   std::lock_guard queue_lock(QueueMutex(mq));
   const bool broadcasting = host_->IsBroadcasting();
@@ -170,7 +170,7 @@ void ConsumeMessageOrderlyService::ConsumeQueue(const std::shared_ptr<ProcessQue
 }
 
 bool ConsumeMessageOrderlyService::CheckReconsumeTimes(std::vector<MessageExt>& msgs,
-                                                       const MessageQueue& mq) {
+                                                       const protocol::MessageQueue& mq) {
   bool suspend = false;
   const int32_t max = host_->MaxReconsumeTimes(/*orderly=*/true);
   for (MessageExt& msg : msgs) {

@@ -35,24 +35,24 @@ class ConsumeMessageOrderlyService final : public ConsumeMessageService {
   void Start() override;
   void Shutdown() override;
   void SubmitConsumeRequest(std::vector<MessageExt> msgs, std::shared_ptr<ProcessQueue> pq,
-                            const MessageQueue& mq, bool dispatch_to_consume) override;
+                            const protocol::MessageQueue& mq, bool dispatch_to_consume) override;
   ConsumeDirectlyResult ConsumeMessageDirectly(const MessageExt& msg,
                                                const std::string& broker_name) override;
   int32_t CorePoolSize() const override { return threads_; }
   bool IsOrderly() const override { return true; }
 
   // The body of a consume task (public for tests).
-  void ConsumeQueue(const std::shared_ptr<ProcessQueue>& pq, const MessageQueue& mq);
+  void ConsumeQueue(const std::shared_ptr<ProcessQueue>& pq, const protocol::MessageQueue& mq);
 
  private:
-  void Submit(std::shared_ptr<ProcessQueue> pq, const MessageQueue& mq);
-  void SubmitLater(std::shared_ptr<ProcessQueue> pq, const MessageQueue& mq, int64_t delay_ms);
-  void TryLockLaterAndReconsume(std::shared_ptr<ProcessQueue> pq, const MessageQueue& mq,
+  void Submit(std::shared_ptr<ProcessQueue> pq, const protocol::MessageQueue& mq);
+  void SubmitLater(std::shared_ptr<ProcessQueue> pq, const protocol::MessageQueue& mq, int64_t delay_ms);
+  void TryLockLaterAndReconsume(std::shared_ptr<ProcessQueue> pq, const protocol::MessageQueue& mq,
                                 int64_t delay_ms);
   void LockAllPeriodically();
   // Messages past maxReconsumeTimes are sent back; true when the batch must be retried.
-  bool CheckReconsumeTimes(std::vector<MessageExt>& msgs, const MessageQueue& mq);
-  std::mutex& QueueMutex(const MessageQueue& mq);
+  bool CheckReconsumeTimes(std::vector<MessageExt>& msgs, const protocol::MessageQueue& mq);
+  std::mutex& QueueMutex(const protocol::MessageQueue& mq);
 
   ConsumeServiceHost* const host_;
   const MessageListenerOrderly listener_;
@@ -63,7 +63,7 @@ class ConsumeMessageOrderlyService final : public ConsumeMessageService {
   std::unique_ptr<remoting::ThreadPoolExecutor> pool_;
   DelayedTaskRunner scheduler_{"ConsumeMessageOrderlyScheduled"};
   std::mutex queue_mutexes_mu_;
-  std::map<MessageQueue, std::unique_ptr<std::mutex>> queue_mutexes_;  // guarded by the above
+  std::map<protocol::MessageQueue, std::unique_ptr<std::mutex>> queue_mutexes_;  // guarded by the above
 };
 
 }  // namespace apogee::client

@@ -48,7 +48,7 @@ class ConsumeMessageService {
   // Waits for running listeners to return (queued work is dropped).
   virtual void Shutdown() = 0;
   virtual void SubmitConsumeRequest(std::vector<MessageExt> msgs, std::shared_ptr<ProcessQueue> pq,
-                                    const MessageQueue& mq, bool dispatch_to_consume) = 0;
+                                    const protocol::MessageQueue& mq, bool dispatch_to_consume) = 0;
   virtual ConsumeDirectlyResult ConsumeMessageDirectly(const MessageExt& msg,
                                                        const std::string& broker_name) = 0;
   virtual int32_t CorePoolSize() const = 0;

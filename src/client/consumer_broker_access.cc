@@ -14,7 +14,7 @@ Result<std::string> ConsumerBrokerAccess::MasterAddress(const std::string& broke
 }
 
 Result<int64_t> ConsumerBrokerAccess::QueryConsumerOffset(const std::string& group,
-                                                          const MessageQueue& mq) {
+                                                          const protocol::MessageQueue& mq) {
   APOGEE_ASSIGN_OR_RETURN(std::string addr, MasterAddress(mq.broker_name, mq.topic));
   protocol::QueryConsumerOffsetRequestHeader header;
   header.consumer_group = group;
@@ -24,7 +24,7 @@ Result<int64_t> ConsumerBrokerAccess::QueryConsumerOffset(const std::string& gro
 }
 
 Status ConsumerBrokerAccess::UpdateConsumerOffset(const std::string& group,
-                                                  const MessageQueue& mq, int64_t offset,
+                                                  const protocol::MessageQueue& mq, int64_t offset,
                                                   bool oneway) {
   APOGEE_ASSIGN_OR_RETURN(std::string addr, MasterAddress(mq.broker_name, mq.topic));
   protocol::UpdateConsumerOffsetRequestHeader header;
@@ -43,10 +43,10 @@ Result<std::vector<std::string>> ConsumerBrokerAccess::FindConsumerIdList(
   return instance_->FindConsumerIdList(topic, group);
 }
 
-Result<std::set<MessageQueue>> ConsumerBrokerAccess::LockBatch(const std::string& broker_name,
+Result<std::set<protocol::MessageQueue>> ConsumerBrokerAccess::LockBatch(const std::string& broker_name,
                                                                const std::string& group,
-                                                               const std::set<MessageQueue>& mqs) {
-  if (mqs.empty()) return std::set<MessageQueue>{};
+                                                               const std::set<protocol::MessageQueue>& mqs) {
+  if (mqs.empty()) return std::set<protocol::MessageQueue>{};
   APOGEE_ASSIGN_OR_RETURN(std::string addr, MasterAddress(broker_name, mqs.begin()->topic));
   protocol::LockBatchRequestBody body;
   body.consumer_group = group;
@@ -56,7 +56,7 @@ Result<std::set<MessageQueue>> ConsumerBrokerAccess::LockBatch(const std::string
 }
 
 Status ConsumerBrokerAccess::UnlockBatch(const std::string& broker_name, const std::string& group,
-                                         const std::set<MessageQueue>& mqs, bool oneway) {
+                                         const std::set<protocol::MessageQueue>& mqs, bool oneway) {
   if (mqs.empty()) return Status::OK();
   APOGEE_ASSIGN_OR_RETURN(std::string addr, MasterAddress(broker_name, mqs.begin()->topic));
   protocol::UnlockBatchRequestBody body;

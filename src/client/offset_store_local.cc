@@ -86,7 +86,7 @@ std::string Compact(const std::string& json) {
   return out;
 }
 
-Result<std::map<MessageQueue, int64_t>> Parse(const std::string& path, const std::string& json) {
+Result<std::map<protocol::MessageQueue, int64_t>> Parse(const std::string& path, const std::string& json) {
   auto body = protocol::DecodeResetOffsetBody(Compact(json));
   if (!body.ok()) {
     return Status::Corruption("offset file " + path + ": " + body.status().message());
@@ -106,7 +106,7 @@ LocalFileOffsetStore::LocalFileOffsetStore(std::string store_dir, const std::str
     : path_((store_dir.empty() ? DefaultLocalOffsetStoreDir() : store_dir) + "/" + client_id +
             "/" + group + "/offsets.json") {}
 
-Result<std::map<MessageQueue, int64_t>> LocalFileOffsetStore::ReadFile() const {
+Result<std::map<protocol::MessageQueue, int64_t>> LocalFileOffsetStore::ReadFile() const {
   Result<std::string> content = ReadWholeFile(path_);
   if (content.ok() && !content->empty()) {
     auto parsed = Parse(path_, *content);
@@ -129,7 +129,7 @@ Result<std::map<MessageQueue, int64_t>> LocalFileOffsetStore::ReadFile() const {
   return Parse(bak, *bak_content);
 }
 
-Status LocalFileOffsetStore::WriteFile(const std::map<MessageQueue, int64_t>& offsets) {
+Status LocalFileOffsetStore::WriteFile(const std::map<protocol::MessageQueue, int64_t>& offsets) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
   if (ec) return Status::IOError("create directory for " + path_ + ": " + ec.message());
@@ -157,12 +157,12 @@ Status LocalFileOffsetStore::Load() {
   return Status::OK();
 }
 
-void LocalFileOffsetStore::UpdateOffset(const MessageQueue& mq, int64_t offset,
+void LocalFileOffsetStore::UpdateOffset(const protocol::MessageQueue& mq, int64_t offset,
                                         bool increase_only) {
   table_.Update(mq, offset, increase_only);
 }
 
-int64_t LocalFileOffsetStore::ReadOffset(const MessageQueue& mq, ReadOffsetType type) {
+int64_t LocalFileOffsetStore::ReadOffset(const protocol::MessageQueue& mq, ReadOffsetType type) {
   if (type != ReadOffsetType::kReadFromStore) {
     if (auto offset = table_.Get(mq)) return *offset;
     if (type == ReadOffsetType::kReadFromMemory) return kOffsetNotFound;
@@ -179,25 +179,25 @@ int64_t LocalFileOffsetStore::ReadOffset(const MessageQueue& mq, ReadOffsetType 
   return it->second;
 }
 
-void LocalFileOffsetStore::PersistAll(const std::set<MessageQueue>& mqs) {
+void LocalFileOffsetStore::PersistAll(const std::set<protocol::MessageQueue>& mqs) {
   if (mqs.empty()) return;
   Status s = WriteFile(table_.Select(mqs, /*drop_others=*/false));
   if (!s.ok()) GetLogger("client")->warn("persist offsets to {} failed: {}", path_, s.ToString());
 }
 
-void LocalFileOffsetStore::Persist(const MessageQueue&) {
+void LocalFileOffsetStore::Persist(const protocol::MessageQueue&) {
   Status s = WriteFile(table_.Clone(""));
   if (!s.ok()) GetLogger("client")->warn("persist offsets to {} failed: {}", path_, s.ToString());
 }
 
-void LocalFileOffsetStore::RemoveOffset(const MessageQueue& mq) { table_.Remove(mq); }
+void LocalFileOffsetStore::RemoveOffset(const protocol::MessageQueue& mq) { table_.Remove(mq); }
 
-std::map<MessageQueue, int64_t> LocalFileOffsetStore::CloneOffsetTable(
+std::map<protocol::MessageQueue, int64_t> LocalFileOffsetStore::CloneOffsetTable(
     std::string_view topic) const {
   return table_.Clone(topic);
 }
 
-Status LocalFileOffsetStore::UpdateConsumeOffsetToBroker(const MessageQueue& mq, int64_t offset,
+Status LocalFileOffsetStore::UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset,
                                                          bool) {
   table_.Update(mq, offset, false);
   return Status::OK();

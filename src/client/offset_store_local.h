@@ -24,20 +24,20 @@ class LocalFileOffsetStore final : public OffsetStore {
   const std::string& path() const { return path_; }
 
   Status Load() override;
-  void UpdateOffset(const MessageQueue& mq, int64_t offset, bool increase_only) override;
-  int64_t ReadOffset(const MessageQueue& mq, ReadOffsetType type) override;
-  void PersistAll(const std::set<MessageQueue>& mqs) override;
+  void UpdateOffset(const protocol::MessageQueue& mq, int64_t offset, bool increase_only) override;
+  int64_t ReadOffset(const protocol::MessageQueue& mq, ReadOffsetType type) override;
+  void PersistAll(const std::set<protocol::MessageQueue>& mqs) override;
   // Writes every offset held (Java 4.9 writes nothing here; the whole table is harmless).
-  void Persist(const MessageQueue& mq) override;
-  void RemoveOffset(const MessageQueue& mq) override;
-  std::map<MessageQueue, int64_t> CloneOffsetTable(std::string_view topic) const override;
+  void Persist(const protocol::MessageQueue& mq) override;
+  void RemoveOffset(const protocol::MessageQueue& mq) override;
+  std::map<protocol::MessageQueue, int64_t> CloneOffsetTable(std::string_view topic) const override;
   // Broadcasting offsets never go to a broker: records the offset locally.
-  Status UpdateConsumeOffsetToBroker(const MessageQueue& mq, int64_t offset, bool oneway) override;
+  Status UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset, bool oneway) override;
 
   // Writes `offsets` to the file (tmp, .bak, rename).
-  Status WriteFile(const std::map<MessageQueue, int64_t>& offsets);
+  Status WriteFile(const std::map<protocol::MessageQueue, int64_t>& offsets);
   // Reads the file, falling back to the .bak; NotFound when neither exists.
-  Result<std::map<MessageQueue, int64_t>> ReadFile() const;
+  Result<std::map<protocol::MessageQueue, int64_t>> ReadFile() const;
 
  private:
   std::string path_;

@@ -8,12 +8,12 @@ RemoteBrokerOffsetStore::RemoteBrokerOffsetStore(std::string group,
                                                  std::shared_ptr<OffsetBrokerAccess> broker)
     : group_(std::move(group)), broker_(std::move(broker)) {}
 
-void RemoteBrokerOffsetStore::UpdateOffset(const MessageQueue& mq, int64_t offset,
+void RemoteBrokerOffsetStore::UpdateOffset(const protocol::MessageQueue& mq, int64_t offset,
                                            bool increase_only) {
   table_.Update(mq, offset, increase_only);
 }
 
-int64_t RemoteBrokerOffsetStore::ReadOffset(const MessageQueue& mq, ReadOffsetType type) {
+int64_t RemoteBrokerOffsetStore::ReadOffset(const protocol::MessageQueue& mq, ReadOffsetType type) {
   if (type != ReadOffsetType::kReadFromStore) {
     if (auto offset = table_.Get(mq)) return *offset;
     if (type == ReadOffsetType::kReadFromMemory) return kOffsetNotFound;
@@ -31,7 +31,7 @@ int64_t RemoteBrokerOffsetStore::ReadOffset(const MessageQueue& mq, ReadOffsetTy
   return kOffsetReadError;
 }
 
-void RemoteBrokerOffsetStore::PersistAll(const std::set<MessageQueue>& mqs) {
+void RemoteBrokerOffsetStore::PersistAll(const std::set<protocol::MessageQueue>& mqs) {
   if (mqs.empty()) return;
   // Queues this consumer no longer owns are dropped, as Java's unusedMQ handling.
   for (const auto& [mq, offset] : table_.Select(mqs, /*drop_others=*/true)) {
@@ -43,7 +43,7 @@ void RemoteBrokerOffsetStore::PersistAll(const std::set<MessageQueue>& mqs) {
   }
 }
 
-void RemoteBrokerOffsetStore::Persist(const MessageQueue& mq) {
+void RemoteBrokerOffsetStore::Persist(const protocol::MessageQueue& mq) {
   if (auto offset = table_.Get(mq)) {
     Status s = broker_->UpdateConsumerOffset(group_, mq, *offset, /*oneway=*/true);
     if (!s.ok()) {
@@ -53,14 +53,14 @@ void RemoteBrokerOffsetStore::Persist(const MessageQueue& mq) {
   }
 }
 
-void RemoteBrokerOffsetStore::RemoveOffset(const MessageQueue& mq) { table_.Remove(mq); }
+void RemoteBrokerOffsetStore::RemoveOffset(const protocol::MessageQueue& mq) { table_.Remove(mq); }
 
-std::map<MessageQueue, int64_t> RemoteBrokerOffsetStore::CloneOffsetTable(
+std::map<protocol::MessageQueue, int64_t> RemoteBrokerOffsetStore::CloneOffsetTable(
     std::string_view topic) const {
   return table_.Clone(topic);
 }
 
-Status RemoteBrokerOffsetStore::UpdateConsumeOffsetToBroker(const MessageQueue& mq,
+Status RemoteBrokerOffsetStore::UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq,
                                                             int64_t offset, bool oneway) {
   return broker_->UpdateConsumerOffset(group_, mq, offset, oneway);
 }

@@ -20,8 +20,8 @@ class OffsetBrokerAccess {
   virtual ~OffsetBrokerAccess() = default;
   // NotFound when the broker has no offset for the queue (QUERY_NOT_FOUND, 22).
   virtual Result<int64_t> QueryConsumerOffset(const std::string& group,
-                                              const MessageQueue& mq) = 0;
-  virtual Status UpdateConsumerOffset(const std::string& group, const MessageQueue& mq,
+                                              const protocol::MessageQueue& mq) = 0;
+  virtual Status UpdateConsumerOffset(const std::string& group, const protocol::MessageQueue& mq,
                                       int64_t offset, bool oneway) = 0;
 };
 
@@ -30,13 +30,13 @@ class RemoteBrokerOffsetStore final : public OffsetStore {
   RemoteBrokerOffsetStore(std::string group, std::shared_ptr<OffsetBrokerAccess> broker);
 
   Status Load() override { return Status::OK(); }
-  void UpdateOffset(const MessageQueue& mq, int64_t offset, bool increase_only) override;
-  int64_t ReadOffset(const MessageQueue& mq, ReadOffsetType type) override;
-  void PersistAll(const std::set<MessageQueue>& mqs) override;
-  void Persist(const MessageQueue& mq) override;
-  void RemoveOffset(const MessageQueue& mq) override;
-  std::map<MessageQueue, int64_t> CloneOffsetTable(std::string_view topic) const override;
-  Status UpdateConsumeOffsetToBroker(const MessageQueue& mq, int64_t offset, bool oneway) override;
+  void UpdateOffset(const protocol::MessageQueue& mq, int64_t offset, bool increase_only) override;
+  int64_t ReadOffset(const protocol::MessageQueue& mq, ReadOffsetType type) override;
+  void PersistAll(const std::set<protocol::MessageQueue>& mqs) override;
+  void Persist(const protocol::MessageQueue& mq) override;
+  void RemoveOffset(const protocol::MessageQueue& mq) override;
+  std::map<protocol::MessageQueue, int64_t> CloneOffsetTable(std::string_view topic) const override;
+  Status UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset, bool oneway) override;
 
  private:
   const std::string group_;

@@ -45,7 +45,7 @@ std::vector<protocol::SubscriptionData> RebalanceImpl::Subscriptions() const {
 }
 
 void RebalanceImpl::UpdateTopicSubscribeInfo(const std::string& topic,
-                                             const std::set<MessageQueue>& mqs) {
+                                             const std::set<protocol::MessageQueue>& mqs) {
   std::lock_guard lock(mu_);
   if (subscriptions_.count(topic) > 0) topic_subscribe_info_[topic] = mqs;
 }
@@ -55,7 +55,7 @@ bool RebalanceImpl::IsSubscribeTopicNeedUpdate(const std::string& topic) const {
   return subscriptions_.count(topic) > 0 && topic_subscribe_info_.count(topic) == 0;
 }
 
-std::optional<std::set<MessageQueue>> RebalanceImpl::TopicSubscribeInfo(
+std::optional<std::set<protocol::MessageQueue>> RebalanceImpl::TopicSubscribeInfo(
     const std::string& topic) const {
   std::lock_guard lock(mu_);
   auto it = topic_subscribe_info_.find(topic);
@@ -76,7 +76,7 @@ void RebalanceImpl::DoRebalance(bool is_order) {
 
 void RebalanceImpl::RebalanceByTopic(const std::string& topic, bool is_order) {
   auto log = GetLogger("client");
-  std::optional<std::set<MessageQueue>> mq_set = TopicSubscribeInfo(topic);
+  std::optional<std::set<protocol::MessageQueue>> mq_set = TopicSubscribeInfo(topic);
   if (!mq_set) {
     log->warn("rebalance {}: no queues known for topic {} yet", group_, topic);
     return;
@@ -94,19 +94,19 @@ void RebalanceImpl::RebalanceByTopic(const std::string& topic, bool is_order) {
     return;
   }
   // Java sorts both lists so every member computes the same table.
-  std::vector<MessageQueue> mq_all(mq_set->begin(), mq_set->end());
+  std::vector<protocol::MessageQueue> mq_all(mq_set->begin(), mq_set->end());
   std::sort(mq_all.begin(), mq_all.end());
   std::vector<std::string> cid_all = std::move(*cids);
   std::sort(cid_all.begin(), cid_all.end());
   const std::string client_id = broker_->ClientId();
-  Result<std::vector<MessageQueue>> allocated =
+  Result<std::vector<protocol::MessageQueue>> allocated =
       strategy_->Allocate(group_, client_id, mq_all, cid_all);
   if (!allocated.ok()) {
     log->error("rebalance {} topic {}: allocate {} failed: {}", group_, topic, strategy_->Name(),
                allocated.status().ToString());
     return;
   }
-  std::set<MessageQueue> divided(allocated->begin(), allocated->end());
+  std::set<protocol::MessageQueue> divided(allocated->begin(), allocated->end());
   if (UpdateProcessQueueTableInRebalance(topic, divided, is_order)) {
     log->info("rebalance {} topic {} by {}: client {} of {} consumers holds {} of {} queues",
               group_, topic, strategy_->Name(), client_id, cid_all.size(), divided.size(),
@@ -116,11 +116,11 @@ void RebalanceImpl::RebalanceByTopic(const std::string& topic, bool is_order) {
 }
 
 bool RebalanceImpl::UpdateProcessQueueTableInRebalance(const std::string& topic,
-                                                       const std::set<MessageQueue>& mq_set,
+                                                       const std::set<protocol::MessageQueue>& mq_set,
                                                        bool is_order) {
   bool changed = false;
   const int64_t now = NowMillis();
-  std::vector<std::pair<MessageQueue, std::shared_ptr<ProcessQueue>>> owned;
+  std::vector<std::pair<protocol::MessageQueue, std::shared_ptr<ProcessQueue>>> owned;
   {
     std::lock_guard lock(mu_);
     for (const auto& entry : process_queues_) {
@@ -146,7 +146,7 @@ bool RebalanceImpl::UpdateProcessQueueTableInRebalance(const std::string& topic,
   }
 
   std::vector<PullRequest> requests;
-  for (const MessageQueue& mq : mq_set) {
+  for (const protocol::MessageQueue& mq : mq_set) {
     {
       std::lock_guard lock(mu_);
       if (process_queues_.count(mq) > 0) continue;
@@ -181,7 +181,7 @@ bool RebalanceImpl::UpdateProcessQueueTableInRebalance(const std::string& topic,
 }
 
 void RebalanceImpl::TruncateMessageQueueNotMyTopic() {
-  std::vector<std::pair<MessageQueue, std::shared_ptr<ProcessQueue>>> gone;
+  std::vector<std::pair<protocol::MessageQueue, std::shared_ptr<ProcessQueue>>> gone;
   {
     std::lock_guard lock(mu_);
     for (auto it = process_queues_.begin(); it != process_queues_.end();) {
@@ -200,18 +200,18 @@ void RebalanceImpl::TruncateMessageQueueNotMyTopic() {
   }
 }
 
-std::map<MessageQueue, std::shared_ptr<ProcessQueue>> RebalanceImpl::ProcessQueueTable() const {
+std::map<protocol::MessageQueue, std::shared_ptr<ProcessQueue>> RebalanceImpl::ProcessQueueTable() const {
   std::lock_guard lock(mu_);
   return process_queues_;
 }
 
-std::shared_ptr<ProcessQueue> RebalanceImpl::FindProcessQueue(const MessageQueue& mq) const {
+std::shared_ptr<ProcessQueue> RebalanceImpl::FindProcessQueue(const protocol::MessageQueue& mq) const {
   std::lock_guard lock(mu_);
   auto it = process_queues_.find(mq);
   return it == process_queues_.end() ? nullptr : it->second;
 }
 
-void RebalanceImpl::RemoveProcessQueue(const MessageQueue& mq) {
+void RebalanceImpl::RemoveProcessQueue(const protocol::MessageQueue& mq) {
   std::shared_ptr<ProcessQueue> pq;
   {
     std::lock_guard lock(mu_);
@@ -230,15 +230,15 @@ void RebalanceImpl::DropAll() {
   process_queues_.clear();
 }
 
-bool RebalanceImpl::Lock(const MessageQueue& mq) {
-  Result<std::set<MessageQueue>> locked = broker_->LockBatch(mq.broker_name, group_, {mq});
+bool RebalanceImpl::Lock(const protocol::MessageQueue& mq) {
+  Result<std::set<protocol::MessageQueue>> locked = broker_->LockBatch(mq.broker_name, group_, {mq});
   if (!locked.ok()) {
     GetLogger("client")->warn("lock {} for {} failed: {}", protocol::ToString(mq), group_,
                               locked.status().ToString());
     return false;
   }
   const int64_t now = NowMillis();
-  for (const MessageQueue& held : *locked) {
+  for (const protocol::MessageQueue& held : *locked) {
     if (auto pq = FindProcessQueue(held)) {
       pq->set_locked(true);
       pq->set_last_lock_timestamp(now);
@@ -248,17 +248,17 @@ bool RebalanceImpl::Lock(const MessageQueue& mq) {
 }
 
 void RebalanceImpl::LockAll() {
-  std::map<std::string, std::set<MessageQueue>> by_broker;
+  std::map<std::string, std::set<protocol::MessageQueue>> by_broker;
   for (const auto& [mq, pq] : ProcessQueueTable()) by_broker[mq.broker_name].insert(mq);
   for (const auto& [broker_name, mqs] : by_broker) {
-    Result<std::set<MessageQueue>> locked = broker_->LockBatch(broker_name, group_, mqs);
+    Result<std::set<protocol::MessageQueue>> locked = broker_->LockBatch(broker_name, group_, mqs);
     if (!locked.ok()) {
       GetLogger("client")->warn("lock {} queues on {} for {} failed: {}", mqs.size(), broker_name,
                                 group_, locked.status().ToString());
       continue;
     }
     const int64_t now = NowMillis();
-    for (const MessageQueue& mq : mqs) {
+    for (const protocol::MessageQueue& mq : mqs) {
       auto pq = FindProcessQueue(mq);
       if (!pq) continue;
       if (locked->count(mq) > 0) {
@@ -271,7 +271,7 @@ void RebalanceImpl::LockAll() {
   }
 }
 
-void RebalanceImpl::Unlock(const MessageQueue& mq, bool oneway) {
+void RebalanceImpl::Unlock(const protocol::MessageQueue& mq, bool oneway) {
   Status s = broker_->UnlockBatch(mq.broker_name, group_, {mq}, oneway);
   if (!s.ok()) {
     GetLogger("client")->warn("unlock {} for {} failed: {}", protocol::ToString(mq), group_,
@@ -280,7 +280,7 @@ void RebalanceImpl::Unlock(const MessageQueue& mq, bool oneway) {
 }
 
 void RebalanceImpl::UnlockAll(bool oneway) {
-  std::map<std::string, std::set<MessageQueue>> by_broker;
+  std::map<std::string, std::set<protocol::MessageQueue>> by_broker;
   auto table = ProcessQueueTable();
   for (const auto& [mq, pq] : table) by_broker[mq.broker_name].insert(mq);
   for (const auto& [broker_name, mqs] : by_broker) {
@@ -290,7 +290,7 @@ void RebalanceImpl::UnlockAll(bool oneway) {
                                 broker_name, group_, s.ToString());
       continue;
     }
-    for (const MessageQueue& mq : mqs) table[mq]->set_locked(false);
+    for (const protocol::MessageQueue& mq : mqs) table[mq]->set_locked(false);
   }
 }
 

@@ -31,7 +31,7 @@ namespace apogee::client {
 
 struct PullRequest {
   std::string consumer_group;
-  MessageQueue mq;
+  protocol::MessageQueue mq;
   std::shared_ptr<ProcessQueue> pq;
   int64_t next_offset = 0;
   // Orderly: the offset was re-read from the store after the lock was first granted.
@@ -48,11 +48,11 @@ class RebalanceBrokerAccess {
   virtual Result<std::vector<std::string>> FindConsumerIdList(const std::string& topic,
                                                               const std::string& group) = 0;
   // LOCK_BATCH_MQ to the master of `broker_name`: the queues now held by this client.
-  virtual Result<std::set<MessageQueue>> LockBatch(const std::string& broker_name,
+  virtual Result<std::set<protocol::MessageQueue>> LockBatch(const std::string& broker_name,
                                                    const std::string& group,
-                                                   const std::set<MessageQueue>& mqs) = 0;
+                                                   const std::set<protocol::MessageQueue>& mqs) = 0;
   virtual Status UnlockBatch(const std::string& broker_name, const std::string& group,
-                             const std::set<MessageQueue>& mqs, bool oneway) = 0;
+                             const std::set<protocol::MessageQueue>& mqs, bool oneway) = 0;
 };
 
 // What differs between push and lite-pull consumers.
@@ -61,15 +61,15 @@ class RebalanceDelegate {
   virtual ~RebalanceDelegate() = default;
   // The owned set of `topic` changed (lite pull updates its assignment here).
   virtual void MessageQueueChanged(const std::string& topic,
-                                   const std::set<MessageQueue>& mq_all,
-                                   const std::set<MessageQueue>& mq_divided) {}
+                                   const std::set<protocol::MessageQueue>& mq_all,
+                                   const std::set<protocol::MessageQueue>& mq_divided) {}
   // `mq` was lost: persist and forget its offset, unlock it (orderly). False keeps it in
   // the table for the next round (an orderly queue still consuming).
-  virtual bool RemoveUnnecessaryMessageQueue(const MessageQueue& mq, ProcessQueue& pq) = 0;
+  virtual bool RemoveUnnecessaryMessageQueue(const protocol::MessageQueue& mq, ProcessQueue& pq) = 0;
   // Drops the offset held in memory before a queue is (re)taken.
-  virtual void RemoveDirtyOffset(const MessageQueue& mq) = 0;
+  virtual void RemoveDirtyOffset(const protocol::MessageQueue& mq) = 0;
   // Where to start pulling a newly owned queue; < 0 skips it this round.
-  virtual int64_t ComputePullFromWhere(const MessageQueue& mq) = 0;
+  virtual int64_t ComputePullFromWhere(const protocol::MessageQueue& mq) = 0;
   virtual void DispatchPullRequests(std::vector<PullRequest> requests) = 0;
 };
 
@@ -90,31 +90,31 @@ class RebalanceImpl {
   std::vector<protocol::SubscriptionData> Subscriptions() const;
 
   // ---- queues ----
-  void UpdateTopicSubscribeInfo(const std::string& topic, const std::set<MessageQueue>& mqs);
+  void UpdateTopicSubscribeInfo(const std::string& topic, const std::set<protocol::MessageQueue>& mqs);
   bool IsSubscribeTopicNeedUpdate(const std::string& topic) const;
-  std::optional<std::set<MessageQueue>> TopicSubscribeInfo(const std::string& topic) const;
+  std::optional<std::set<protocol::MessageQueue>> TopicSubscribeInfo(const std::string& topic) const;
 
   void DoRebalance(bool is_order);
 
   // ---- the process-queue table ----
-  std::map<MessageQueue, std::shared_ptr<ProcessQueue>> ProcessQueueTable() const;
-  std::shared_ptr<ProcessQueue> FindProcessQueue(const MessageQueue& mq) const;
+  std::map<protocol::MessageQueue, std::shared_ptr<ProcessQueue>> ProcessQueueTable() const;
+  std::shared_ptr<ProcessQueue> FindProcessQueue(const protocol::MessageQueue& mq) const;
   // Drops `mq` (OFFSET_ILLEGAL, offset reset) through the delegate.
-  void RemoveProcessQueue(const MessageQueue& mq);
+  void RemoveProcessQueue(const protocol::MessageQueue& mq);
   // Drops everything (shutdown).
   void DropAll();
 
   // ---- orderly locks ----
-  bool Lock(const MessageQueue& mq);
+  bool Lock(const protocol::MessageQueue& mq);
   // Re-locks every owned queue, broker by broker; queues refused are marked unlocked.
   void LockAll();
-  void Unlock(const MessageQueue& mq, bool oneway);
+  void Unlock(const protocol::MessageQueue& mq, bool oneway);
   void UnlockAll(bool oneway);
 
  private:
   void RebalanceByTopic(const std::string& topic, bool is_order);
   bool UpdateProcessQueueTableInRebalance(const std::string& topic,
-                                          const std::set<MessageQueue>& mq_set, bool is_order);
+                                          const std::set<protocol::MessageQueue>& mq_set, bool is_order);
   void TruncateMessageQueueNotMyTopic();
 
   const std::string group_;
@@ -127,8 +127,8 @@ class RebalanceImpl {
   std::mutex rebalance_mu_;  // serializes DoRebalance
   mutable std::mutex mu_;
   std::map<std::string, protocol::SubscriptionData> subscriptions_;        // guarded by mu_
-  std::map<std::string, std::set<MessageQueue>> topic_subscribe_info_;     // guarded by mu_
-  std::map<MessageQueue, std::shared_ptr<ProcessQueue>> process_queues_;  // guarded by mu_
+  std::map<std::string, std::set<protocol::MessageQueue>> topic_subscribe_info_;     // guarded by mu_
+  std::map<protocol::MessageQueue, std::shared_ptr<ProcessQueue>> process_queues_;  // guarded by mu_
 };
 
 }  // namespace apogee::client

@@ -11,26 +11,26 @@
 namespace apogee::client {
 namespace {
 
-std::vector<MessageQueue> Queues(const std::string& broker, int count,
+std::vector<protocol::MessageQueue> Queues(const std::string& broker, int count,
                                  const std::string& topic = "TopicA") {
-  std::vector<MessageQueue> out;
-  for (int q = 0; q < count; ++q) out.push_back(MessageQueue{topic, broker, q});
+  std::vector<protocol::MessageQueue> out;
+  for (int q = 0; q < count; ++q) out.push_back(protocol::MessageQueue{topic, broker, q});
   return out;
 }
 
-std::vector<MessageQueue> Concat(std::vector<MessageQueue> a, const std::vector<MessageQueue>& b) {
+std::vector<protocol::MessageQueue> Concat(std::vector<protocol::MessageQueue> a, const std::vector<protocol::MessageQueue>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
 
-std::vector<int> Ids(const std::vector<MessageQueue>& queues) {
+std::vector<int> Ids(const std::vector<protocol::MessageQueue>& queues) {
   std::vector<int> ids;
   for (const auto& mq : queues) ids.push_back(mq.queue_id);
   return ids;
 }
 
 std::vector<int> AllocIds(const AllocateMessageQueueStrategy& s, const std::string& cid,
-                          const std::vector<MessageQueue>& mqs,
+                          const std::vector<protocol::MessageQueue>& mqs,
                           const std::vector<std::string>& cids) {
   auto r = s.Allocate("G", cid, mqs, cids);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
@@ -91,7 +91,7 @@ TEST(AllocateAveragelyTest, SplitAcrossBrokersCoversEveryQueueOnce) {
   AllocateMessageQueueAveragely s;
   auto mqs = Concat(Queues("broker-a", 4), Queues("broker-b", 3));
   std::vector<std::string> cids = {"a", "b", "c"};
-  std::map<MessageQueue, int> seen;
+  std::map<protocol::MessageQueue, int> seen;
   for (const auto& cid : cids) {
     auto r = s.Allocate("G", cid, mqs, cids);
     ASSERT_TRUE(r.ok());
@@ -131,9 +131,9 @@ TEST(AllocateConsistentHashTest, MatchesJavaRing) {
   auto c3 = s.Allocate("G", cids[2], mqs, cids);
   ASSERT_TRUE(c1.ok() && c2.ok() && c3.ok());
   EXPECT_TRUE(c1->empty());
-  std::vector<MessageQueue> want2 = {{"TopicA", "broker-a", 0}, {"TopicA", "broker-a", 1},
+  std::vector<protocol::MessageQueue> want2 = {{"TopicA", "broker-a", 0}, {"TopicA", "broker-a", 1},
                                      {"TopicA", "broker-b", 0}, {"TopicA", "broker-b", 2}};
-  std::vector<MessageQueue> want3 = {{"TopicA", "broker-a", 2}, {"TopicA", "broker-a", 3},
+  std::vector<protocol::MessageQueue> want3 = {{"TopicA", "broker-a", 2}, {"TopicA", "broker-a", 3},
                                      {"TopicA", "broker-b", 1}, {"TopicA", "broker-b", 3}};
   EXPECT_EQ(*c2, want2);
   EXPECT_EQ(*c3, want3);
@@ -149,7 +149,7 @@ TEST(AllocateConsistentHashTest, ZeroVirtualNodesAllocateNothing) {
 }
 
 TEST(AllocateByConfigTest, ReturnsTheConfiguredListWhateverTheInputs) {
-  std::vector<MessageQueue> fixed = {{"T", "b", 5}, {"T", "a", 1}};
+  std::vector<protocol::MessageQueue> fixed = {{"T", "b", 5}, {"T", "a", 1}};
   AllocateMessageQueueByConfig s(fixed);
   auto r = s.Allocate("G", "x", Queues("b", 2), {"y"});
   ASSERT_TRUE(r.ok());
@@ -167,10 +167,10 @@ TEST(AllocateByMachineRoomTest, BlocksThenRemainder) {
   auto r1 = s.Allocate("G", "c1", mqs, cids);
   auto r2 = s.Allocate("G", "c2", mqs, cids);
   ASSERT_TRUE(r0.ok() && r1.ok() && r2.ok());
-  EXPECT_EQ(*r0, (std::vector<MessageQueue>{{"TopicA", "hz@broker-a", 0},
+  EXPECT_EQ(*r0, (std::vector<protocol::MessageQueue>{{"TopicA", "hz@broker-a", 0},
                                             {"TopicA", "sh@broker-b", 1}}));
-  EXPECT_EQ(*r1, (std::vector<MessageQueue>{{"TopicA", "hz@broker-a", 1}}));
-  EXPECT_EQ(*r2, (std::vector<MessageQueue>{{"TopicA", "sh@broker-b", 0}}));
+  EXPECT_EQ(*r1, (std::vector<protocol::MessageQueue>{{"TopicA", "hz@broker-a", 1}}));
+  EXPECT_EQ(*r2, (std::vector<protocol::MessageQueue>{{"TopicA", "sh@broker-b", 0}}));
   EXPECT_TRUE(s.Allocate("G", "c9", mqs, cids)->empty());
 }
 
@@ -178,16 +178,16 @@ TEST(AllocateByMachineRoomTest, NamesSplitAsJavaStringSplit) {
   AllocateMessageQueueByMachineRoom s({"hz", ""});
   // "hz@" splits to one piece (trailing empty dropped), "hz@a@b" to three: both excluded;
   // "hz@a@" splits to two pieces and "@a" to ["", "a"]: both included.
-  std::vector<MessageQueue> mqs = {{"T", "@a", 0}, {"T", "hz@", 0}, {"T", "hz@a@", 0},
+  std::vector<protocol::MessageQueue> mqs = {{"T", "@a", 0}, {"T", "hz@", 0}, {"T", "hz@a@", 0},
                                    {"T", "hz@a@b", 0}};
   auto r = s.Allocate("G", "c", mqs, {"c"});
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(*r, (std::vector<MessageQueue>{{"T", "@a", 0}, {"T", "hz@a@", 0}}));
+  EXPECT_EQ(*r, (std::vector<protocol::MessageQueue>{{"T", "@a", 0}, {"T", "hz@a@", 0}}));
 }
 
 TEST(AllocateMachineRoomNearbyTest, OwnRoomFirstThenRoomsWithoutConsumers) {
   MachineRoomResolver resolver;
-  resolver.broker_deploy_in = [](const MessageQueue& mq) {
+  resolver.broker_deploy_in = [](const protocol::MessageQueue& mq) {
     return mq.broker_name.substr(0, mq.broker_name.find('@'));
   };
   resolver.consumer_deploy_in = [](std::string_view cid) {
@@ -200,17 +200,17 @@ TEST(AllocateMachineRoomNearbyTest, OwnRoomFirstThenRoomsWithoutConsumers) {
   auto hz2 = s.Allocate("G", "hz-c2", mqs, cids);
   auto sh1 = s.Allocate("G", "sh-c1", mqs, cids);
   ASSERT_TRUE(hz1.ok() && hz2.ok() && sh1.ok());
-  EXPECT_EQ(*hz1, (std::vector<MessageQueue>{
+  EXPECT_EQ(*hz1, (std::vector<protocol::MessageQueue>{
                       {"TopicA", "hz@a", 0}, {"TopicA", "hz@a", 1}, {"TopicA", "bj@c", 0}}));
-  EXPECT_EQ(*hz2, (std::vector<MessageQueue>{
+  EXPECT_EQ(*hz2, (std::vector<protocol::MessageQueue>{
                       {"TopicA", "hz@a", 2}, {"TopicA", "hz@a", 3}, {"TopicA", "bj@c", 1}}));
-  EXPECT_EQ(*sh1, (std::vector<MessageQueue>{{"TopicA", "sh@b", 0}, {"TopicA", "sh@b", 1}}));
+  EXPECT_EQ(*sh1, (std::vector<protocol::MessageQueue>{{"TopicA", "sh@b", 0}, {"TopicA", "sh@b", 1}}));
   EXPECT_EQ(s.Name(), "MACHINE_ROOM_NEARBY-AVG");
 }
 
 TEST(AllocateMachineRoomNearbyTest, UnknownRoomIsAnError) {
   MachineRoomResolver resolver;
-  resolver.broker_deploy_in = [](const MessageQueue&) { return std::string(); };
+  resolver.broker_deploy_in = [](const protocol::MessageQueue&) { return std::string(); };
   resolver.consumer_deploy_in = [](std::string_view) { return std::string("hz"); };
   AllocateMachineRoomNearby s(std::make_shared<AllocateMessageQueueAveragely>(), resolver);
   auto r = s.Allocate("G", "c", Queues("b", 1), {"c"});
@@ -229,12 +229,12 @@ TEST(MakeAllocateStrategyTest, KnownNames) {
 }
 
 TEST(MessageQueueOrderTest, TopicThenBrokerThenQueueId) {
-  std::vector<MessageQueue> mqs = {{"B", "a", 0}, {"A", "b", 1}, {"A", "b", 0}, {"A", "a", 10},
+  std::vector<protocol::MessageQueue> mqs = {{"B", "a", 0}, {"A", "b", 1}, {"A", "b", 0}, {"A", "a", 10},
                                    {"A", "a", 2}};
   std::sort(mqs.begin(), mqs.end());
-  EXPECT_EQ(mqs, (std::vector<MessageQueue>{{"A", "a", 2}, {"A", "a", 10}, {"A", "b", 0},
+  EXPECT_EQ(mqs, (std::vector<protocol::MessageQueue>{{"A", "a", 2}, {"A", "a", 10}, {"A", "b", 0},
                                             {"A", "b", 1}, {"B", "a", 0}}));
-  EXPECT_EQ(protocol::ToString(MessageQueue{"T", "b", 3}),
+  EXPECT_EQ(protocol::ToString(protocol::MessageQueue{"T", "b", 3}),
             "MessageQueue [topic=T, brokerName=b, queueId=3]");
 }
 

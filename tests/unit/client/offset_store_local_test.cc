@@ -11,8 +11,8 @@
 namespace apogee::client {
 namespace {
 
-const MessageQueue kA{"T", "broker-a", 0};
-const MessageQueue kB{"T", "broker-a", 1};
+const protocol::MessageQueue kA{"T", "broker-a", 0};
+const protocol::MessageQueue kB{"T", "broker-a", 1};
 
 std::string Slurp(const std::string& path) {
   std::ifstream in(path);

@@ -8,31 +8,31 @@
 namespace apogee::client {
 namespace {
 
-const MessageQueue kA{"T", "broker-a", 0};
-const MessageQueue kB{"T", "broker-a", 1};
+const protocol::MessageQueue kA{"T", "broker-a", 0};
+const protocol::MessageQueue kB{"T", "broker-a", 1};
 
 // Records the calls and answers from a table, as a broker would.
 class FakeBroker : public OffsetBrokerAccess {
  public:
   struct Update {
     std::string group;
-    MessageQueue mq;
+    protocol::MessageQueue mq;
     int64_t offset;
     bool oneway;
   };
-  Result<int64_t> QueryConsumerOffset(const std::string& group, const MessageQueue& mq) override {
+  Result<int64_t> QueryConsumerOffset(const std::string& group, const protocol::MessageQueue& mq) override {
     ++queries;
     if (fail_queries) return Status::Timeout("wait response on broker-a timed out");
     auto it = stored.find(mq);
     if (it == stored.end()) return Status::NotFound("QUERY_NOT_FOUND");
     return it->second;
   }
-  Status UpdateConsumerOffset(const std::string& group, const MessageQueue& mq, int64_t offset,
+  Status UpdateConsumerOffset(const std::string& group, const protocol::MessageQueue& mq, int64_t offset,
                               bool oneway) override {
     updates.push_back({group, mq, offset, oneway});
     return Status::OK();
   }
-  std::map<MessageQueue, int64_t> stored;
+  std::map<protocol::MessageQueue, int64_t> stored;
   std::vector<Update> updates;
   int queries = 0;
   bool fail_queries = false;

@@ -14,55 +14,55 @@ class FakeBroker : public RebalanceBrokerAccess {
                                                       const std::string&) override {
     return cids;
   }
-  Result<std::set<MessageQueue>> LockBatch(const std::string&, const std::string&,
-                                           const std::set<MessageQueue>& mqs) override {
+  Result<std::set<protocol::MessageQueue>> LockBatch(const std::string&, const std::string&,
+                                           const std::set<protocol::MessageQueue>& mqs) override {
     ++lock_calls;
-    std::set<MessageQueue> granted;
+    std::set<protocol::MessageQueue> granted;
     for (const auto& mq : mqs) {
       if (refused.count(mq) == 0) granted.insert(mq);
     }
     return granted;
   }
-  Status UnlockBatch(const std::string&, const std::string&, const std::set<MessageQueue>& mqs,
+  Status UnlockBatch(const std::string&, const std::string&, const std::set<protocol::MessageQueue>& mqs,
                      bool) override {
     unlocked.insert(mqs.begin(), mqs.end());
     return Status::OK();
   }
   std::string client_id = "c1";
   std::vector<std::string> cids;
-  std::set<MessageQueue> refused;
-  std::set<MessageQueue> unlocked;
+  std::set<protocol::MessageQueue> refused;
+  std::set<protocol::MessageQueue> unlocked;
   int lock_calls = 0;
 };
 
 class FakeDelegate : public RebalanceDelegate {
  public:
-  void MessageQueueChanged(const std::string&, const std::set<MessageQueue>&,
-                           const std::set<MessageQueue>& divided) override {
+  void MessageQueueChanged(const std::string&, const std::set<protocol::MessageQueue>&,
+                           const std::set<protocol::MessageQueue>& divided) override {
     last_divided = divided;
     ++changes;
   }
-  bool RemoveUnnecessaryMessageQueue(const MessageQueue& mq, ProcessQueue&) override {
+  bool RemoveUnnecessaryMessageQueue(const protocol::MessageQueue& mq, ProcessQueue&) override {
     removed.insert(mq);
     return true;
   }
-  void RemoveDirtyOffset(const MessageQueue&) override {}
-  int64_t ComputePullFromWhere(const MessageQueue& mq) override {
+  void RemoveDirtyOffset(const protocol::MessageQueue&) override {}
+  int64_t ComputePullFromWhere(const protocol::MessageQueue& mq) override {
     return mq.queue_id == skip_queue ? -1 : 100 + mq.queue_id;
   }
   void DispatchPullRequests(std::vector<PullRequest> requests) override {
     for (auto& r : requests) dispatched.push_back(std::move(r));
   }
-  std::set<MessageQueue> last_divided;
-  std::set<MessageQueue> removed;
+  std::set<protocol::MessageQueue> last_divided;
+  std::set<protocol::MessageQueue> removed;
   std::vector<PullRequest> dispatched;
   int changes = 0;
   int skip_queue = -1;
 };
 
-std::set<MessageQueue> Queues(int n) {
-  std::set<MessageQueue> out;
-  for (int q = 0; q < n; ++q) out.insert(MessageQueue{"T", "broker-a", q});
+std::set<protocol::MessageQueue> Queues(int n) {
+  std::set<protocol::MessageQueue> out;
+  for (int q = 0; q < n; ++q) out.insert(protocol::MessageQueue{"T", "broker-a", q});
   return out;
 }
 
@@ -85,7 +85,7 @@ TEST(RebalanceImplTest, ClusteringTakesItsShareSortedAsJava) {
   EXPECT_FALSE(f.rebalance.IsSubscribeTopicNeedUpdate("T"));
   f.broker->cids = {"c2", "c1"};  // unsorted on purpose: c1 sorts first
   f.rebalance.DoRebalance(false);
-  EXPECT_EQ(f.delegate.last_divided, (std::set<MessageQueue>{{"T", "broker-a", 0}, {"T", "broker-a", 1}}));
+  EXPECT_EQ(f.delegate.last_divided, (std::set<protocol::MessageQueue>{{"T", "broker-a", 0}, {"T", "broker-a", 1}}));
   ASSERT_EQ(f.delegate.dispatched.size(), 2u);
   EXPECT_EQ(f.delegate.dispatched[0].next_offset, 100);
   EXPECT_EQ(f.delegate.dispatched[1].next_offset, 101);
@@ -99,8 +99,8 @@ TEST(RebalanceImplTest, ClusteringTakesItsShareSortedAsJava) {
   // A third member "c0" sorts first: AVG over 4 queues gives c0 {0,1}, c1 {2}, c2 {3}.
   f.broker->cids = {"c0", "c1", "c2"};
   f.rebalance.DoRebalance(false);
-  EXPECT_EQ(f.delegate.last_divided, (std::set<MessageQueue>{{"T", "broker-a", 2}}));
-  EXPECT_EQ(f.delegate.removed, (std::set<MessageQueue>{{"T", "broker-a", 0}, {"T", "broker-a", 1}}));
+  EXPECT_EQ(f.delegate.last_divided, (std::set<protocol::MessageQueue>{{"T", "broker-a", 2}}));
+  EXPECT_EQ(f.delegate.removed, (std::set<protocol::MessageQueue>{{"T", "broker-a", 0}, {"T", "broker-a", 1}}));
   auto table = f.rebalance.ProcessQueueTable();
   ASSERT_EQ(table.size(), 1u);
   EXPECT_EQ(table.begin()->first.queue_id, 2);

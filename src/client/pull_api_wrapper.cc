@@ -1,0 +1,63 @@
+#include "client/pull_api_wrapper.h"
+
+#include "client/consumer_subscription.h"
+#include "client/message_convert.h"
+#include "message/message_format.h"
+#include "message/message_record.h"
+#include "protocol/response_code.h"
+
+namespace apogee::client {
+
+int32_t BuildPullSysFlag(bool commit_offset, bool suspend, bool subscription, bool class_filter) {
+  int32_t flag = 0;
+  if (commit_offset) flag |= kPullFlagCommitOffset;
+  if (suspend) flag |= kPullFlagSuspend;
+  if (subscription) flag |= kPullFlagSubscription;
+  if (class_filter) flag |= kPullFlagClassFilter;
+  return flag;
+}
+
+Result<PullResult> ProcessPullResponse(const PullResponse& response,
+                                       const protocol::MessageQueue& mq,
+                                       const protocol::SubscriptionData& sub) {
+  PullResult result;
+  switch (response.code) {
+    case protocol::response_code::kSuccess:
+      result.status = PullStatus::kFound;
+      break;
+    case protocol::response_code::kPullNotFound:
+      result.status = PullStatus::kNoNewMsg;
+      break;
+    case protocol::response_code::kPullRetryImmediately:
+      result.status = PullStatus::kNoMatchedMsg;
+      break;
+    case protocol::response_code::kPullOffsetMoved:
+      result.status = PullStatus::kOffsetIllegal;
+      break;
+    default:
+      return Status::InvalidArgument("pull " + protocol::ToString(mq) + ": unexpected response code " +
+                                     std::to_string(response.code));
+  }
+  result.next_begin_offset = response.header.next_begin_offset;
+  result.min_offset = response.header.min_offset;
+  result.max_offset = response.header.max_offset;
+  if (result.status != PullStatus::kFound) return result;
+
+  auto decoded = message::DecodeMessages(response.body);
+  if (!decoded.ok()) {
+    return Status::Corruption("pull " + protocol::ToString(mq) + ": " + decoded.status().message());
+  }
+  const std::string min_offset = std::to_string(result.min_offset);
+  const std::string max_offset = std::to_string(result.max_offset);
+  for (const message::MessageExt& ext : *decoded) {
+    std::optional<std::string_view> tags = ext.tags();
+    if (!SubscriptionMatchesTag(sub, tags.value_or(""), tags.has_value())) continue;
+    MessageExt msg = ToPublicMessageExt(ext, mq.broker_name);
+    msg.PutProperty(message::kPropertyMinOffset, min_offset);
+    msg.PutProperty(message::kPropertyMaxOffset, max_offset);
+    result.msgs.push_back(std::move(msg));
+  }
+  return result;
+}
+
+}  // namespace apogee::client
