@@ -1,0 +1,224 @@
+#include "client/mq_client_api.h"
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "fake_servers.h"
+#include "protocol/client_headers.h"
+#include "testutil/test_util.h"
+
+namespace apogee::client {
+namespace {
+
+using protocol::RemotingCommand;
+using std::chrono::milliseconds;
+using test::FakeServer;
+namespace rc = protocol::request_code;
+namespace rs = protocol::response_code;
+
+std::string DeadAddress() { return "127.0.0.1:" + std::to_string(apogee::testing::PickFreePort()); }
+
+TEST(MQClientAPITest, NameServerListIsValidated) {
+  MQClientAPI api;
+  EXPECT_TRUE(api.UpdateNameServerAddressList(" a:1 ; b:2;").ok());
+  EXPECT_EQ(api.NameServerAddressList(), (std::vector<std::string>{"a:1", "b:2"}));
+  Status bad = api.UpdateNameServerAddressList("a:1;nohost");
+  EXPECT_TRUE(bad.Is(StatusCode::kInvalidArgument));
+  EXPECT_NE(bad.message().find("\"nohost\""), std::string::npos);
+  EXPECT_TRUE(api.UpdateNameServerAddressList(";;").Is(StatusCode::kInvalidArgument));
+  EXPECT_TRUE(api.UpdateNameServerAddressList("a:70000").Is(StatusCode::kInvalidArgument));
+}
+
+TEST(MQClientAPITest, FailsOverToTheNextNameServerAndStaysThere) {
+  FakeServer ns;
+  ASSERT_TRUE(ns.Start());
+  auto routes = std::make_shared<std::map<std::string, protocol::TopicRouteData>>();
+  (*routes)["T"] = test::MakeRoute({{"broker-a", "127.0.0.1:1"}});
+  test::ServeRoutes(ns, routes);
+
+  MQClientAPI api;
+  api.Start();
+  std::string dead = DeadAddress();
+  // Both orders, whatever the random start index is: the dead one is skipped.
+  ASSERT_TRUE(api.UpdateNameServerAddressList(dead + ";" + ns.addr()).ok());
+  for (int i = 0; i < 4; ++i) {
+    auto route = api.GetTopicRouteInfoFromNameServer("T", milliseconds(2000));
+    ASSERT_TRUE(route.ok()) << route.status().ToString();
+    EXPECT_EQ(route->broker_datas.at(0).broker_name, "broker-a");
+  }
+  EXPECT_EQ(ns.Count(rc::kGetRouteinfoByTopic), 4u);
+  api.Shutdown();
+}
+
+TEST(MQClientAPITest, AllNameServersDownNamesEveryOne) {
+  MQClientAPI api;
+  api.Start();
+  std::string a = DeadAddress();
+  std::string b = DeadAddress();
+  ASSERT_TRUE(api.UpdateNameServerAddressList(a + ";" + b).ok());
+  auto route = api.GetTopicRouteInfoFromNameServer("T", milliseconds(1000));
+  ASSERT_FALSE(route.ok());
+  EXPECT_TRUE(route.status().Is(StatusCode::kUnavailable)) << route.status().ToString();
+  EXPECT_NE(route.status().message().find(a), std::string::npos);
+  EXPECT_NE(route.status().message().find(b), std::string::npos);
+  api.Shutdown();
+}
+
+TEST(MQClientAPITest, NoNameServerSet) {
+  MQClientAPI api;
+  api.Start();
+  auto route = api.GetTopicRouteInfoFromNameServer("T", milliseconds(100));
+  EXPECT_TRUE(route.status().Is(StatusCode::kUnavailable));
+  api.Shutdown();
+}
+
+TEST(MQClientAPITest, UnknownTopicIsNotFound) {
+  FakeServer ns;
+  ASSERT_TRUE(ns.Start());
+  test::ServeRoutes(ns, std::make_shared<std::map<std::string, protocol::TopicRouteData>>());
+  MQClientAPI api;
+  api.Start();
+  ASSERT_TRUE(api.UpdateNameServerAddressList(ns.addr()).ok());
+  auto route = api.GetTopicRouteInfoFromNameServer("Nope", milliseconds(2000));
+  EXPECT_TRUE(route.status().IsNotFound());
+  EXPECT_NE(route.status().message().find("No route info of this topic: Nope"), std::string::npos);
+  api.Shutdown();
+}
+
+TEST(MQClientAPITest, SendUsesV2HeaderAndReadsTheAnswer) {
+  FakeServer broker;
+  ASSERT_TRUE(broker.Start());
+  broker.On(rc::kSendMessageV2, [](const RemotingCommand& r) { return test::SendAnswer(r, 0, 42); });
+  MQClientAPI api;
+  api.Start();
+  protocol::SendMessageRequestHeader header;
+  header.producer_group = "G";
+  header.topic = "T";
+  header.default_topic = "TBW102";
+  header.queue_id = 3;
+  auto result = api.SendMessage(broker.addr(), "broker-a", header, "body", "UNIQ", milliseconds(2000));
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->send_status, SendStatus::kSendOk);
+  EXPECT_EQ(result->msg_id, "UNIQ");
+  EXPECT_EQ(result->offset_msg_id, "7F00000100002A9F0000000000000064");
+  EXPECT_EQ(result->message_queue, MessageQueue("T", "broker-a", 3));
+  EXPECT_EQ(result->queue_offset, 42);
+  auto sent = broker.Requests(rc::kSendMessageV2);
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].ext_fields.Get("a"), "G");
+  EXPECT_EQ(sent[0].ext_fields.Get("b"), "T");
+  EXPECT_EQ(sent[0].ext_fields.Get("e"), "3");
+  EXPECT_EQ(sent[0].body, "body");
+
+  header.batch = true;
+  broker.On(rc::kSendBatchMessage, [](const RemotingCommand& r) { return test::SendAnswer(r); });
+  ASSERT_TRUE(api.SendMessage(broker.addr(), "broker-a", header, "b", "U", milliseconds(2000)).ok());
+  auto batch = broker.Requests(rc::kSendBatchMessage);
+  ASSERT_EQ(batch.size(), 1u);
+  EXPECT_EQ(batch[0].ext_fields.Get("m"), "true");
+  api.Shutdown();
+}
+
+TEST(MQClientAPITest, SendStatusesAndErrorsFromResponseCodes) {
+  RemotingCommand request = RemotingCommand::MakeRequest(rc::kSendMessageV2);
+  auto flush = ProcessSendResponse("addr", "b", "T", "U", test::SendAnswer(request, rs::kFlushDiskTimeout));
+  ASSERT_TRUE(flush.ok());
+  EXPECT_EQ(flush->send_status, SendStatus::kFlushDiskTimeout);
+  auto slave = ProcessSendResponse("addr", "b", "T", "U", test::SendAnswer(request, rs::kSlaveNotAvailable));
+  EXPECT_EQ(slave->send_status, SendStatus::kSlaveNotAvailable);
+
+  RemotingCommand busy = RemotingCommand::MakeResponse(request, rs::kSystemBusy, "too busy");
+  auto error = ProcessSendResponse("1.2.3.4:10911", "b", "T", "U", busy);
+  ASSERT_FALSE(error.ok());
+  EXPECT_TRUE(error.status().Is(StatusCode::kBusy));
+  EXPECT_NE(error.status().message().find("1.2.3.4:10911"), std::string::npos);
+  EXPECT_NE(error.status().message().find("(2)"), std::string::npos);
+  EXPECT_NE(error.status().message().find("too busy"), std::string::npos);
+
+  EXPECT_EQ(StatusForResponseCode(rs::kTopicNotExist), StatusCode::kNotFound);
+  EXPECT_EQ(StatusForResponseCode(rs::kMessageIllegal), StatusCode::kInvalidArgument);
+  EXPECT_EQ(StatusForResponseCode(rs::kNoPermission), StatusCode::kPermissionDenied);
+  EXPECT_EQ(StatusForResponseCode(rs::kSystemError), StatusCode::kInternal);
+  EXPECT_EQ(StatusForResponseCode(rs::kRequestCodeNotSupported), StatusCode::kNotSupported);
+  EXPECT_EQ(StatusForResponseCode(rs::kGoAway), StatusCode::kUnavailable);
+  EXPECT_EQ(StatusForResponseCode(9999), StatusCode::kAborted);
+}
+
+TEST(MQClientAPITest, AsyncSendCallbackRunsOffTheIoThread) {
+  FakeServer broker;
+  ASSERT_TRUE(broker.Start());
+  broker.On(rc::kSendMessageV2, [](const RemotingCommand& r) { return test::SendAnswer(r); });
+  MQClientAPI api;
+  api.Start();
+  protocol::SendMessageRequestHeader header;
+  header.producer_group = "G";
+  header.topic = "T";
+  std::promise<Result<SendResult>> done;
+  api.SendMessageAsync(broker.addr(), "b", header, "x", "U", milliseconds(2000),
+                       [&](Result<SendResult> r) {
+                         // A sync call from the callback must work (not on an IO thread).
+                         auto again = api.SendMessage(broker.addr(), "b", header, "y", "V",
+                                                      milliseconds(2000));
+                         done.set_value(again.ok() ? std::move(r) : again.status());
+                       });
+  auto result = done.get_future().get();
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->msg_id, "U");
+  api.Shutdown();
+}
+
+TEST(MQClientAPITest, QueryOffsetNotFoundAndOffsetsAnswers) {
+  FakeServer broker;
+  ASSERT_TRUE(broker.Start());
+  broker.On(rc::kQueryConsumerOffset, [](const RemotingCommand& r) {
+    return RemotingCommand::MakeResponse(r, rs::kQueryNotFound, "Not found");
+  });
+  broker.On(rc::kGetMaxOffset, [](const RemotingCommand& r) {
+    RemotingCommand response = RemotingCommand::MakeResponse(r, rs::kSuccess);
+    response.ext_fields.Set("offset", "1234");
+    response.has_ext_fields = true;
+    return response;
+  });
+  MQClientAPI api;
+  api.Start();
+  protocol::QueryConsumerOffsetRequestHeader query;
+  query.consumer_group = "G";
+  query.topic = "T";
+  EXPECT_TRUE(api.QueryConsumerOffset(broker.addr(), query, milliseconds(2000)).status().IsNotFound());
+  auto max = api.GetMaxOffset(broker.addr(), "T", 0, milliseconds(2000));
+  ASSERT_TRUE(max.ok()) << max.status().ToString();
+  EXPECT_EQ(*max, 1234);
+  api.Shutdown();
+}
+
+TEST(MQClientAPITest, BrokerInitiatedRequestReachesTheHandler) {
+  FakeServer broker;
+  ASSERT_TRUE(broker.Start());
+  MQClientAPI api;
+  std::promise<std::string> got;
+  api.RegisterServerRequestHandler(
+      rc::kNotifyConsumerIdsChanged,
+      [&](const RemotingCommand& request, const std::string& addr) -> std::optional<RemotingCommand> {
+        auto header = protocol::DecodeCustomHeader<protocol::NotifyConsumerIdsChangedRequestHeader>(request);
+        got.set_value(header.ok() ? header->consumer_group + "@" + addr : "bad");
+        return std::nullopt;
+      });
+  api.Start();
+  // Open the connection with any call, then let the server call back on it.
+  (void)api.InvokeSync(broker.addr(), RemotingCommand::MakeRequest(rc::kHeartBeat), milliseconds(2000));
+  auto channels = broker.server().Channels();
+  ASSERT_EQ(channels.size(), 1u);
+  RemotingCommand notify = RemotingCommand::MakeRequest(rc::kNotifyConsumerIdsChanged);
+  protocol::NotifyConsumerIdsChangedRequestHeader header;
+  header.consumer_group = "CG";
+  protocol::EncodeCustomHeader(header, &notify);
+  channels[0]->InvokeOneway(std::move(notify));
+  auto future = got.get_future();
+  ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_EQ(future.get(), "CG@" + broker.addr());
+  api.Shutdown();
+}
+
+}  // namespace
+}  // namespace apogee::client

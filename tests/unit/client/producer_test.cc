@@ -1,0 +1,285 @@
+#include "apogee/producer.h"
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <set>
+
+#include "fake_servers.h"
+#include "message/message_format.h"
+#include "protocol/send_headers.h"
+#include "testutil/test_util.h"
+
+namespace apogee {
+namespace {
+
+using client::test::FakeServer;
+using protocol::RemotingCommand;
+namespace rc = protocol::request_code;
+namespace rs = protocol::response_code;
+
+TEST(SelectMessageQueueByHashTest, MatchesJavaHashCodeModulo) {
+  std::vector<MessageQueue> mqs = {{"T", "b", 0}, {"T", "b", 1}, {"T", "b", 2}};
+  // Java: "abc".hashCode() = 96354, "order-1" = -1207111310, "key-13" = -1134722992,
+  // "polygenelubricants" = Integer.MIN_VALUE.
+  EXPECT_EQ(SelectMessageQueueByHash(mqs, "abc").queue_id(), 0);
+  EXPECT_EQ(SelectMessageQueueByHash(mqs, "order-1").queue_id(), 2);
+  EXPECT_EQ(SelectMessageQueueByHash(mqs, "key-13").queue_id(), 1);
+  EXPECT_EQ(SelectMessageQueueByHash(mqs, "polygenelubricants").queue_id(), 2);
+}
+
+// A NameServer and two broker sets, every broker answering sends with SUCCESS unless a
+// test says otherwise.
+class ProducerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(ns_.Start());
+    ASSERT_TRUE(broker_a_.Start());
+    ASSERT_TRUE(broker_b_.Start());
+    routes_ = std::make_shared<std::map<std::string, protocol::TopicRouteData>>();
+    (*routes_)["T"] = client::test::MakeRoute({{"broker-a", broker_a_.addr()}, {"broker-b", broker_b_.addr()}}, 2);
+    client::test::ServeRoutes(ns_, routes_);
+    for (FakeServer* broker : {&broker_a_, &broker_b_}) {
+      for (int32_t code : {rc::kSendMessageV2, rc::kSendBatchMessage}) {
+        broker->On(code, [](const RemotingCommand& r) { return client::test::SendAnswer(r); });
+      }
+    }
+  }
+
+  ProducerConfig Config(const std::string& group = "PG") {
+    ProducerConfig config;
+    config.namesrv_addr = ns_.addr();
+    config.group_name = group;
+    config.instance_name = "producer_test";
+    config.send_msg_timeout_ms = 3000;
+    return config;
+  }
+
+  size_t Sends(const FakeServer& broker) const {
+    return broker.Count(rc::kSendMessageV2) + broker.Count(rc::kSendBatchMessage);
+  }
+
+  FakeServer ns_, broker_a_, broker_b_;
+  std::shared_ptr<std::map<std::string, protocol::TopicRouteData>> routes_;
+};
+
+TEST_F(ProducerTest, StartRejectsDefaultGroupAndDuplicates) {
+  ProducerConfig config = Config("DEFAULT_PRODUCER");
+  Producer bad(config);
+  EXPECT_TRUE(bad.Start().Is(StatusCode::kInvalidArgument));
+  Producer first(Config("DUP"));
+  ASSERT_TRUE(first.Start().ok());
+  Producer second(Config("DUP"));
+  EXPECT_TRUE(second.Start().Is(StatusCode::kAlreadyExists));
+  Producer not_started(Config("X"));
+  EXPECT_TRUE(not_started.Send(Message("T", "x")).status().Is(StatusCode::kUnavailable));
+}
+
+TEST_F(ProducerTest, SyncSendsSpreadOverEveryQueue) {
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  std::set<MessageQueue> used;
+  for (int i = 0; i < 8; ++i) {
+    auto result = producer.Send(Message("T", "tag", "body"));
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(result->send_status, SendStatus::kSendOk);
+    EXPECT_EQ(result->msg_id.size(), 32u);
+    used.insert(result->message_queue);
+  }
+  EXPECT_EQ(used.size(), 4u);
+  EXPECT_EQ(Sends(broker_a_), 4u);
+  EXPECT_EQ(Sends(broker_b_), 4u);
+}
+
+TEST_F(ProducerTest, RetriableErrorRetriesOnTheOtherBrokerSet) {
+  broker_a_.On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+    return RemotingCommand::MakeResponse(r, rs::kSystemBusy, "busy");
+  });
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  for (int i = 0; i < 6; ++i) {
+    auto result = producer.Send(Message("T", "x"));
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(result->message_queue.broker_name(), "broker-b");
+  }
+  EXPECT_GE(broker_a_.Count(rc::kSendMessageV2), 1u);
+}
+
+TEST_F(ProducerTest, DeadBrokerIsRetriedElsewhere) {
+  broker_a_.Stop();
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  for (int i = 0; i < 4; ++i) {
+    auto result = producer.Send(Message("T", "x"));
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(result->message_queue.broker_name(), "broker-b");
+  }
+}
+
+TEST_F(ProducerTest, NonRetriableErrorIsReturnedAtOnce) {
+  for (FakeServer* broker : {&broker_a_, &broker_b_}) {
+    broker->On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+      return RemotingCommand::MakeResponse(r, rs::kMessageIllegal, "too big");
+    });
+  }
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  auto result = producer.Send(Message("T", "x"));
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(result.status().Is(StatusCode::kInvalidArgument));
+  EXPECT_NE(result.status().message().find("too big"), std::string::npos);
+  EXPECT_EQ(Sends(broker_a_) + Sends(broker_b_), 1u);
+}
+
+TEST_F(ProducerTest, AllAttemptsFailingSaysHowManyAndWhere) {
+  for (FakeServer* broker : {&broker_a_, &broker_b_}) {
+    broker->On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+      return RemotingCommand::MakeResponse(r, rs::kSystemError, "disk gone");
+    });
+  }
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  auto result = producer.Send(Message("T", "x"));
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("Send [3] times, still failed"), std::string::npos)
+      << result.status().message();
+  EXPECT_NE(result.status().message().find("broker-a"), std::string::npos);
+  EXPECT_NE(result.status().message().find("broker-b"), std::string::npos);
+  EXPECT_EQ(Sends(broker_a_) + Sends(broker_b_), 3u);
+}
+
+TEST_F(ProducerTest, TimeoutBudgetCoversEveryAttempt) {
+  for (FakeServer* broker : {&broker_a_, &broker_b_}) {
+    broker->On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(400));
+      return RemotingCommand::MakeResponse(r, rs::kSystemBusy, "slow");
+    });
+  }
+  ProducerConfig config = Config();
+  config.send_msg_timeout_ms = 600;
+  config.retry_times_when_send_failed = 5;
+  Producer producer(config);
+  ASSERT_TRUE(producer.Start().ok());
+  auto begin = std::chrono::steady_clock::now();
+  auto result = producer.Send(Message("T", "x"));
+  auto took = std::chrono::steady_clock::now() - begin;
+  ASSERT_FALSE(result.ok());
+  EXPECT_LT(took, std::chrono::milliseconds(1500));
+  EXPECT_LT(Sends(broker_a_) + Sends(broker_b_), 6u);
+}
+
+TEST_F(ProducerTest, NotStoredOkIsAResultOrARetryWhenAsked) {
+  broker_a_.On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+    return client::test::SendAnswer(r, rs::kFlushDiskTimeout);
+  });
+  broker_b_.On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+    return client::test::SendAnswer(r, rs::kFlushDiskTimeout);
+  });
+  Producer plain(Config("P1"));
+  ASSERT_TRUE(plain.Start().ok());
+  auto result = plain.Send(Message("T", "x"));
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->send_status, SendStatus::kFlushDiskTimeout);
+  EXPECT_EQ(Sends(broker_a_) + Sends(broker_b_), 1u);
+
+  ProducerConfig config = Config("P2");
+  config.retry_another_broker_when_not_store_ok = true;
+  Producer retrying(config);
+  ASSERT_TRUE(retrying.Start().ok());
+  auto again = retrying.Send(Message("T", "x"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->send_status, SendStatus::kFlushDiskTimeout);
+  EXPECT_EQ(Sends(broker_a_) + Sends(broker_b_), 4u);  // 1 + three attempts
+}
+
+TEST_F(ProducerTest, OrderlySendsKeepAKeyOnOneQueue) {
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  std::map<std::string, std::set<MessageQueue>> queues_by_key;
+  for (int i = 0; i < 12; ++i) {
+    std::string key = "order-" + std::to_string(i % 3);
+    auto result = producer.SendOrderly(Message("T", "x"), key);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    queues_by_key[key].insert(result->message_queue);
+  }
+  for (const auto& [key, queues] : queues_by_key) EXPECT_EQ(queues.size(), 1u) << key;
+
+  auto chosen = producer.Send(Message("T", "x"),
+                              [](const std::vector<MessageQueue>& mqs, const Message&) { return mqs.back(); });
+  ASSERT_TRUE(chosen.ok());
+  EXPECT_EQ(chosen->message_queue, MessageQueue("T", "broker-b", 1));
+
+  auto bogus = producer.Send(Message("T", "x"), [](const std::vector<MessageQueue>&, const Message&) {
+    return MessageQueue("T", "broker-z", 0);
+  });
+  EXPECT_TRUE(bogus.status().Is(StatusCode::kInvalidArgument));
+  EXPECT_NE(bogus.status().message().find("broker-z"), std::string::npos);
+}
+
+TEST_F(ProducerTest, BatchGoesAsOneSendBatchMessage) {
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  std::vector<Message> batch = {Message("T", "a", "1"), Message("T", "b", "2")};
+  auto result = producer.Send(batch, MessageQueue("T", "broker-a", 1));
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(std::count(result->msg_id.begin(), result->msg_id.end(), ','), 1);
+  auto requests = broker_a_.Requests(rc::kSendBatchMessage);
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].ext_fields.Get("m"), "true");
+  EXPECT_EQ(requests[0].ext_fields.Get("e"), "1");
+}
+
+TEST_F(ProducerTest, AsyncSendAndAsyncRetry) {
+  broker_a_.On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+    return RemotingCommand::MakeResponse(r, rs::kSystemBusy, "busy");
+  });
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  for (int i = 0; i < 4; ++i) {
+    std::promise<Result<SendResult>> done;
+    producer.SendAsync(Message("T", "x"), [&](Result<SendResult> r) { done.set_value(std::move(r)); });
+    auto future = done.get_future();
+    ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+    auto result = future.get();
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(result->message_queue.broker_name(), "broker-b");
+  }
+  std::promise<Result<SendResult>> bad;
+  producer.SendAsync(Message("", "x"), [&](Result<SendResult> r) { bad.set_value(std::move(r)); });
+  EXPECT_TRUE(bad.get_future().get().status().Is(StatusCode::kInvalidArgument));
+}
+
+TEST_F(ProducerTest, OnewayReachesTheBroker) {
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  ASSERT_TRUE(producer.SendOneway(Message("T", "x"), MessageQueue("T", "broker-b", 0)).ok());
+  ASSERT_TRUE(apogee::testing::WaitUntil([&] { return Sends(broker_b_) == 1; }, std::chrono::seconds(5)));
+  auto request = broker_b_.Requests(rc::kSendMessageV2).at(0);
+  EXPECT_TRUE(request.IsOneway());
+}
+
+TEST_F(ProducerTest, LargeBodyIsSentCompressed) {
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  std::string body(10000, 'q');
+  ASSERT_TRUE(producer.Send(Message("T", body), MessageQueue("T", "broker-a", 0)).ok());
+  auto request = broker_a_.Requests(rc::kSendMessageV2).at(0);
+  auto header = protocol::DecodeSendMessageRequestHeader(request);
+  ASSERT_TRUE(header.ok());
+  EXPECT_NE(header->sys_flag & message::kCompressedFlag, 0);
+  EXPECT_LT(request.body.size(), body.size());
+}
+
+TEST_F(ProducerTest, UnknownTopicErrorNamesNameServers) {
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  auto result = producer.Send(Message("Nope", "x"));
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("No route info of this topic: Nope, NameServers asked: " +
+                                           ns_.addr()),
+            std::string::npos)
+      << result.status().message();
+}
+
+}  // namespace
+}  // namespace apogee
