@@ -64,7 +64,7 @@ void RedirectToHalf(const MessageRoute& route);
 //     precision tick, so nothing is delivered early), REAL_TOPIC / REAL_QID set, topic
 //     rmq_sys_wheel_timer, queue 0. Returns true.
 // InvalidArgument naming the property when a value is not a number, or when the delay
-// exceeds `max_delay_ms` (Java's WHEEL_TIMER_MSG_ILLEGAL); FailedPrecondition when timer
+// exceeds `max_delay_ms` (Java's WHEEL_TIMER_MSG_ILLEGAL); NotSupported when timer
 // messages are disabled (`enabled` false, Java's WHEEL_TIMER_NOT_ENABLE).
 Result<bool> RedirectTimer(int64_t now_ms, int64_t max_delay_ms, bool enabled,
                            const MessageRoute& route);

@@ -11,7 +11,9 @@
 
 #include "base/logging.h"
 #include "base/strong_types.h"
+#include "base/clock.h"
 #include "broker/broker_config.h"
+#include "broker/message_redirect.h"
 #include "broker/permission.h"
 #include "broker/store_status_mapping.h"
 #include "broker/subscription_group_manager.h"
@@ -107,6 +109,11 @@ SendMessageProcessor::SendMessageProcessor(BrokerContext* context) : context_(co
                                settings->listen_port);
     store_host_ = message::HostAddress::IPv4(127, 0, 0, 1, settings->listen_port);
   }
+  // The store refused to open with a bad table, so this parses; an empty table (no
+  // level) would only disable the DELAY redirect.
+  Result<store::DelayLevelTable> levels =
+      store::DelayLevelTable::Parse(context_->config->Get()->store.message_delay_level);
+  if (levels.ok()) delay_levels_ = std::move(*levels);
   uniq_keys_ = std::make_unique<message::UniqKeyGenerator>(
       store_host_, static_cast<int32_t>(getpid()),
       static_cast<int32_t>(reinterpret_cast<uintptr_t>(this)));
@@ -238,6 +245,7 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
 
   // %RETRY%<group>: the group must exist; too many reconsumes go to %DLQ%<group>
   // (Java's handleRetryAndDLQ).
+  bool to_dlq = false;
   if (StartsWith(target.topic, kRetryGroupTopicPrefix)) {
     const std::string group = target.topic.substr(kRetryGroupTopicPrefix.size());
     std::optional<SubscriptionGroupConfig> group_config =
@@ -266,6 +274,7 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
       target.topic = dlq;
       target.queue_id = RandomQueueId(kDlqNumsPerGroup);
       target.topic_config = std::move(*dlq_config);
+      to_dlq = true;
     }
   }
 
@@ -288,6 +297,28 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
     uniq_key = uniq_keys_->Next();
     (void)props.Set(message::kPropertyUniqClientMessageIdKeyIdx, uniq_key);
   }
+  // Where the message is parked instead of its own queue: prepared transactions in the
+  // half topic, timer messages in the timer topic, delayed ones in SCHEDULE_TOPIC_XXXX.
+  // The answer still names the queue the producer asked for, as Java's does.
+  std::string store_topic = target.topic;
+  int32_t store_queue_id = target.queue_id;
+  int32_t sys_flag = header.sys_flag;
+  const MessageRoute route{&store_topic, &store_queue_id, &sys_flag, &props};
+  if (to_dlq) {
+    props.Erase(message::kPropertyDelayTimeLevel);  // the DLQ is never delayed
+  } else if (tran_type == message::kTransactionPreparedType) {
+    RedirectToHalf(route);
+  } else {
+    Result<bool> timed = RedirectTimer(NowMillis(), settings.timer_max_delay_sec * 1000,
+                                       settings.timer_wheel_enable, route);
+    if (!timed.ok()) {
+      Refuse(&response, rc::kMessageIllegal, std::string(timed.status().message()));
+      responder.Send(std::move(response));
+      return;
+    }
+    if (!*timed) RedirectDelayed(delay_levels_, route);
+  }
+
   const std::string properties = props.Encode();
   if (properties.size() > message::kMaxPropertiesLength) {
     Refuse(&response, rc::kMessageIllegal,
@@ -298,15 +329,15 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
   }
 
   message::RecordFields fields;
-  fields.queue_id = target.queue_id;
+  fields.queue_id = store_queue_id;
   fields.flag = header.flag;
-  fields.sys_flag = header.sys_flag;
+  fields.sys_flag = sys_flag;
   fields.born_timestamp = header.born_timestamp;
   fields.born_host = BornHost(responder);
   fields.store_host = store_host_;
   fields.reconsume_times = header.reconsume_times.value_or(0);
   fields.body = request.body;
-  fields.topic = target.topic;
+  fields.topic = store_topic;
   fields.properties = properties;
 
   store::MessageStore* store = context_->store;

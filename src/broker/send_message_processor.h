@@ -10,6 +10,12 @@
 // queue or limit involved. The put completes asynchronously: the response is sent from
 // the store's callback, so no executor thread waits for a disk or a slave.
 //
+// Redirects (broker/message_redirect.h): a prepared transaction message is stored in
+// RMQ_SYS_TRANS_HALF_TOPIC, a timer message (TIMER_*, __STARTDELIVERTIME) in
+// rmq_sys_wheel_timer, a message with a DELAY level in SCHEDULE_TOPIC_XXXX (queue level-1);
+// the response still names the queue the producer asked for. A %RETRY% message past its
+// max reconsume times goes to %DLQ%<group> undelayed.
+//
 // Every response carries MSG_REGION and TRACE_ON; every stored outcome (0, 10, 11, 12)
 // also msgId (the offset msgId of the broker's store host; comma-joined for a batch),
 // queueId, queueOffset and transactionId (the UNIQ_KEY) (protocol-remoting.md pitfall 8).
@@ -27,6 +33,7 @@
 #include "broker/broker_context.h"
 #include "message/host_address.h"
 #include "remoting/request_processor.h"
+#include "store/delay_level_table.h"
 
 namespace apogee::message {
 class UniqKeyGenerator;
@@ -68,6 +75,7 @@ class SendMessageProcessor : public remoting::RequestProcessor {
   BrokerContext* context_;
   message::HostAddress store_host_;
   std::unique_ptr<message::UniqKeyGenerator> uniq_keys_;
+  store::DelayLevelTable delay_levels_;  // messageDelayLevel, for the DELAY redirect
 };
 
 }  // namespace apogee::broker

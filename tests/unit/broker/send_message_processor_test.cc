@@ -6,6 +6,7 @@
 
 #include "message/batch.h"
 #include "message/message.h"
+#include "message/message_format.h"
 #include "message/message_id.h"
 #include "message/message_record.h"
 #include "protocol/response_code.h"
@@ -288,5 +289,92 @@ TEST_F(SendWithoutAutoCreateTest, RetryTopicOfUnknownGroupIsRefused) {
   EXPECT_NE(r->remark->find("nogroup"), std::string::npos);
 }
 
+
+// ---- redirects (message_redirect.h) ----------------------------------------------------
+
+protocol::RemotingCommand WithProperty(protocol::RemotingCommand request, std::string_view key,
+                                       std::string_view value) {
+  std::string_view props_key = request.code == 10 ? "properties" : "i";
+  message::MessageProperties props =
+      message::MessageProperties::Decode(request.ext_fields.Get(props_key).value_or(""));
+  EXPECT_TRUE(props.Set(key, value).ok());
+  request.ext_fields.Set(props_key, props.Encode());
+  return request;
+}
+
+TEST_F(SendMessageProcessorTest, DelayedMessageIsParkedInTheLevelQueue) {
+  harness_.AddTopic("T", 4);
+  auto r = Call(processor_, WithProperty(SendRequest("T", 2, "later", "TagA"), "DELAY", "3"));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess) << r->remark.value_or("");
+  EXPECT_EQ(Ext(*r, "queueId"), "2");  // the producer's queue, as Java answers
+  EXPECT_EQ(harness_.store->GetMaxOffsetInQueue("T", 2), 0);
+  message::MessageExt m = Stored("SCHEDULE_TOPIC_XXXX", 2, 0);
+  EXPECT_EQ(m.body, "later");
+  EXPECT_EQ(m.properties.Get("REAL_TOPIC"), "T");
+  EXPECT_EQ(m.properties.Get("REAL_QID"), "2");
+  EXPECT_EQ(m.properties.Get("DELAY"), "3");
+}
+
+TEST_F(SendMessageProcessorTest, DelayLevelAboveTheMaximumIsClamped) {
+  harness_.AddTopic("T", 4);
+  auto r = Call(processor_, WithProperty(SendRequest("T", 0, "x"), "DELAY", "99"));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess);
+  EXPECT_EQ(Stored("SCHEDULE_TOPIC_XXXX", 17, 0).properties.Get("DELAY"), "18");
+}
+
+TEST_F(SendMessageProcessorTest, PreparedMessageGoesToTheHalfTopic) {
+  harness_.AddTopic("T", 4);
+  protocol::RemotingCommand request = WithProperty(SendRequest("T", 1, "half"), "TRAN_MSG", "true");
+  request.ext_fields.Set("f", std::to_string(message::kTransactionPreparedType));  // sysFlag
+  auto r = Call(processor_, std::move(request));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess) << r->remark.value_or("");
+  message::MessageExt m = Stored("RMQ_SYS_TRANS_HALF_TOPIC", 0, 0);
+  EXPECT_EQ(m.sys_flag & message::kTransactionTypeMask, message::kTransactionNotType);
+  EXPECT_EQ(m.properties.Get("REAL_TOPIC"), "T");
+  EXPECT_EQ(m.properties.Get("REAL_QID"), "1");
+}
+
+TEST_F(SendMessageProcessorTest, TimerMessageIsParkedWithItsDeliveryTime) {
+  harness_.AddTopic("T", 4);
+  const int64_t before = NowMillis();
+  auto r = Call(processor_, WithProperty(SendRequest("T", 3, "timed"), "TIMER_DELAY_SEC", "60"));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess) << r->remark.value_or("");
+  message::MessageExt m = Stored("rmq_sys_wheel_timer", 0, 0);
+  int64_t out = std::stoll(std::string(m.properties.Get("TIMER_OUT_MS").value_or("0")));
+  EXPECT_GE(out, before + 60000);
+  EXPECT_LE(out, NowMillis() + 60000);
+  EXPECT_EQ(m.properties.Get("REAL_TOPIC"), "T");
+  EXPECT_EQ(m.properties.Get("REAL_QID"), "3");
+}
+
+TEST_F(SendMessageProcessorTest, TimerBeyondTheMaximumOrMalformedIsIllegal) {
+  harness_.AddTopic("T", 4);
+  auto r = Call(processor_, WithProperty(SendRequest("T", 0, "x"), "TIMER_DELAY_SEC", "999999999"));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kMessageIllegal);
+  EXPECT_NE(r->remark.value_or("").find("timerMaxDelaySec"), std::string::npos);
+  r = Call(processor_, WithProperty(SendRequest("T", 0, "x"), "__STARTDELIVERTIME", "tomorrow"));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kMessageIllegal);
+  EXPECT_NE(r->remark.value_or("").find("__STARTDELIVERTIME"), std::string::npos);
+}
+
+TEST_F(SendMessageProcessorTest, RetryMessagePastTheMaxGoesToTheDlqUndelayed) {
+  protocol::RemotingCommand request =
+      WithProperty(SendRequest("%RETRY%cg", 0, "dead"), "DELAY", "5");
+  request.version = 401;
+  request.ext_fields.Set("j", "4");
+  request.ext_fields.Set("l", "4");
+  auto r = Call(processor_, std::move(request));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess) << r->remark.value_or("");
+  message::MessageExt m = Stored("%DLQ%cg", 0, 0);
+  EXPECT_EQ(m.body, "dead");
+  EXPECT_FALSE(m.properties.Has("DELAY"));
+}
 }  // namespace
 }  // namespace apogee::broker
