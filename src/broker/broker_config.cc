@@ -267,6 +267,16 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
            "bytes a slave may lag and still count as in sync", false, 0, INT64_MAX)
       .Add("slaveTimeout", &s->slave_timeout, "SYNC_MASTER wait for a slave's ack (ms)", false, 1,
            INT64_MAX)
+      .Add("haNewSlaveFullCopy", &s->ha_new_slave_full_copy,
+           "Apogee, master: a slave with an empty store gets every CommitLog file (Java: the "
+           "last file only)")
+      .Add("slaveSynchronizeInterval", &s->slave_synchronize_interval,
+           "Apogee, slave: ms between copies of topics, offsets, delay offsets and groups from "
+           "the master",
+           false, 100, INT64_MAX)
+      .Add("strictAckEnable", &s->strict_ack_enable,
+           "Apogee: a send whose flush or replica policy is not met fails with SYSTEM_ERROR "
+           "(producers retry) instead of a soft FLUSH_*_TIMEOUT / SLAVE_NOT_AVAILABLE result")
       .Add("flushDelayOffsetInterval", &s->flush_delay_offset_interval,
            "ms between delayOffset.json writes", false, 100, INT64_MAX)
       .Add("timerWheelEnable", &s->timer_wheel_enable,

@@ -107,6 +107,12 @@ struct BrokerSettings {
   int32_t ha_transfer_batch_size = 32768;
   int64_t ha_slave_fallbehind_max = 268435456;
   int64_t slave_timeout = 3000;
+  // ---- Apogee HA keys (src/ha/README.md) ----
+  bool ha_new_slave_full_copy = false;      // a fresh slave gets every file, not only the last
+  int64_t slave_synchronize_interval = 60000;  // ms between a slave's metadata copies
+  // An unmet flush or replica policy answers SYSTEM_ERROR (retried by Java producers)
+  // instead of Java's "sent" FLUSH_DISK_TIMEOUT / FLUSH_SLAVE_TIMEOUT / SLAVE_NOT_AVAILABLE.
+  bool strict_ack_enable = false;
   int64_t flush_delay_offset_interval = 10000;
   // Timer messages (5.x TIMER_* properties, __STARTDELIVERTIME): accepted at all, and how far
   // ahead (beyond it: MESSAGE_ILLEGAL, Java's WHEEL_TIMER_MSG_ILLEGAL).

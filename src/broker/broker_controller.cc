@@ -18,11 +18,15 @@
 #include "broker/permission.h"
 #include "broker/schedule_processors.h"
 #include "broker/send_pull_processors.h"
+#include "broker/slave_synchronize.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
 #include "broker/transaction_processors.h"
 #include "env/env.h"
+#include "ha/ha_client.h"
+#include "ha/ha_service.h"
 #include "remoting/executor.h"
+#include "remoting/remoting_client.h"
 #include "remoting/remoting_server.h"
 #include "store/message_store.h"
 
@@ -33,6 +37,25 @@ std::shared_ptr<spdlog::logger> Log() { return GetLogger("broker"); }
 
 constexpr int64_t kPersistIntervalMs = 10000;
 constexpr std::chrono::milliseconds kUnregisterTimeout{3000};
+// Java reads haMasterAddress only when it is at least this long ("a:1" is no address).
+constexpr size_t kMinHaMasterAddressLength = 6;
+// The first metadata copy runs this soon after start (4.9.8: 3 s), then every
+// slaveSynchronizeInterval.
+constexpr int64_t kFirstSlaveSyncDelayMs = 3000;
+
+ha::HaOptions MakeHaOptions(const BrokerSettings& s) {
+  ha::HaOptions o;
+  o.listen_host = s.bind_address;
+  o.listen_port = static_cast<uint16_t>(s.EffectiveHaListenPort());
+  o.heartbeat_interval_ms = s.ha_send_heartbeat_interval;
+  o.housekeeping_interval_ms = s.ha_housekeeping_interval;
+  o.transfer_batch_size = s.ha_transfer_batch_size;
+  o.slave_fallbehind_max = s.ha_slave_fallbehind_max;
+  o.slave_timeout_ms = s.slave_timeout;
+  o.commit_log_file_size = s.store.mapped_file_size_commit_log;
+  o.new_slave_full_copy = s.ha_new_slave_full_copy;
+  return o;
+}
 
 }  // namespace
 
@@ -45,6 +68,12 @@ class BrokerController::Impl {
   Status Start();
   void Shutdown();
   Status RegisterBrokerAll();
+  void InitializeHa(const BrokerSettings& s);
+  Status StartHa();
+  void ShutdownHa();
+  // A slave learns its master's addresses from a registration answer.
+  void OnMasterAddresses(const std::optional<std::string>& master_addr,
+                         const std::optional<std::string>& ha_server_addr);
 
   // Re-registers every registerNameServerPeriod, or at once when woken.
   class RegisterService : public ServiceThread {
@@ -58,6 +87,28 @@ class BrokerController::Impl {
         if (stopped()) break;
         Status s = impl_->RegisterBrokerAll();
         if (!s.ok()) Log()->warn("register broker to name servers failed: {}", s.ToString());
+      }
+    }
+
+   private:
+    Impl* impl_;
+  };
+
+  // Slave: copies the master's topics, offsets, delay offsets and groups (SlaveSynchronize).
+  class SlaveSyncService : public ServiceThread {
+   public:
+    explicit SlaveSyncService(Impl* impl) : ServiceThread("SlaveSynchronize"), impl_(impl) {}
+
+   protected:
+    void Run() override {
+      int64_t wait_ms = std::min<int64_t>(kFirstSlaveSyncDelayMs,
+                                          impl_->config_->Get()->slave_synchronize_interval);
+      while (!stopped()) {
+        WaitForRunning(wait_ms);
+        if (stopped()) break;
+        Status s = impl_->slave_sync_->SyncAll();
+        if (!s.ok()) Log()->warn("{}", s.ToString());
+        wait_ms = impl_->config_->Get()->slave_synchronize_interval;
       }
     }
 
@@ -136,6 +187,12 @@ class BrokerController::Impl {
   std::unique_ptr<BrokerOuterAPI> outer_api_;
   std::unique_ptr<RegisterService> register_service_;
   std::unique_ptr<PersistService> persist_service_;
+  // HA: the master's service, or the slave's client and metadata copier.
+  std::unique_ptr<ha::HaService> ha_service_;
+  std::unique_ptr<ha::HaClient> ha_client_;
+  std::unique_ptr<remoting::RemotingClient> sync_client_;
+  std::unique_ptr<SlaveSynchronize> slave_sync_;
+  std::unique_ptr<SlaveSyncService> slave_sync_service_;
   BrokerContext context_;
 
   protocol::DataVersion persisted_topics_version_;  // persist thread only (after Start)
@@ -232,6 +289,8 @@ Status BrokerController::Impl::Initialize() {
         }
       });
 
+  InitializeHa(*s);
+
   outer_api_ = std::make_unique<BrokerOuterAPI>();
   outer_api_->UpdateNameServerAddressList(s->NamesrvAddrList());
   // Built before any server starts: a processor may ask for a registration right away.
@@ -244,6 +303,7 @@ Status BrokerController::Impl::Initialize() {
 Status BrokerController::Impl::Start() {
   if (!initialized_) return Status::Aborted("BrokerController::Start before Initialize");
   APOGEE_RETURN_IF_ERROR(store_->Start());
+  APOGEE_RETURN_IF_ERROR(StartHa());
   for (const auto& hook : context_.start_hooks) APOGEE_RETURN_IF_ERROR(hook());
 
   Status s = server_->Start();
@@ -295,6 +355,7 @@ Status BrokerController::Impl::RegisterBrokerAll() {
       if (first_ok->result.master_addr) master_addr_ = first_ok->result.master_addr;
       if (first_ok->result.ha_server_addr) master_ha_addr_ = first_ok->result.ha_server_addr;
     }
+    OnMasterAddresses(first_ok->result.master_addr, first_ok->result.ha_server_addr);
     // checkOrderConfig: the NameServer's ORDER_TOPIC_CONFIG marks order topics.
     topics_->UpdateOrderTopicConfig(first_ok->result.kv_table);
   }
@@ -304,6 +365,63 @@ Status BrokerController::Impl::RegisterBrokerAll() {
         fmt::format("no name server accepted the registration: {}", fmt::join(failures, "; ")));
   }
   return Status::OK();
+}
+
+void BrokerController::Impl::InitializeHa(const BrokerSettings& s) {
+  if (!s.IsSlave()) {
+    ha_service_ = std::make_unique<ha::HaService>(store_.get(), MakeHaOptions(s), clock_);
+    // SYNC_MASTER puts wait for a slave's ack (the store asks only in that role).
+    store_->SetReplicaWaiter(
+        [ha = ha_service_.get()](int64_t next_offset, std::function<void(store::PutStatus)> done) {
+          ha->WaitForReplica(next_offset, std::move(done));
+        });
+    return;
+  }
+  ha_client_ = std::make_unique<ha::HaClient>(store_.get(), MakeHaOptions(s), clock_);
+  sync_client_ = std::make_unique<remoting::RemotingClient>();
+  slave_sync_ = std::make_unique<SlaveSynchronize>(&context_, env_, sync_client_.get());
+  slave_sync_service_ = std::make_unique<SlaveSyncService>(this);
+  if (s.ha_master_address.size() >= kMinHaMasterAddressLength) {
+    ha_client_->UpdateMasterAddress(s.ha_master_address);
+    // Until a registration names the master's remoting address, derive it.
+    Result<std::string> addr = SlaveSynchronize::RemotingAddrFromHaAddr(s.ha_master_address);
+    if (addr.ok()) {
+      slave_sync_->SetMasterAddr(*addr);
+    } else {
+      Log()->warn("{}", addr.status().ToString());
+    }
+  }
+}
+
+Status BrokerController::Impl::StartHa() {
+  if (ha_service_) {
+    Status s = ha_service_->Start();
+    if (!s.ok()) return s;
+  }
+  if (ha_client_) {
+    ha_client_->Start();
+    sync_client_->Start();
+    slave_sync_service_->Start();
+  }
+  return Status::OK();
+}
+
+void BrokerController::Impl::ShutdownHa() {
+  if (slave_sync_service_) slave_sync_service_->Shutdown();
+  if (sync_client_) sync_client_->Shutdown();
+  if (ha_client_) ha_client_->Stop();
+  if (ha_service_) ha_service_->Shutdown();
+}
+
+void BrokerController::Impl::OnMasterAddresses(const std::optional<std::string>& master_addr,
+                                                const std::optional<std::string>& ha_server_addr) {
+  if (!ha_client_) return;
+  // A configured haMasterAddress is never replaced (Java's updateHaMasterAddress rule).
+  if (ha_server_addr && !ha_server_addr->empty() &&
+      config_->Get()->ha_master_address.size() < kMinHaMasterAddressLength) {
+    ha_client_->UpdateMasterAddress(*ha_server_addr);
+  }
+  if (master_addr && !master_addr->empty()) slave_sync_->SetMasterAddr(*master_addr);
 }
 
 void BrokerController::Impl::Shutdown() {
@@ -329,6 +447,7 @@ void BrokerController::Impl::Shutdown() {
     Status s = groups_->Persist();
     if (!s.ok()) Log()->error("persist subscription groups at shutdown failed: {}", s.ToString());
   }
+  ShutdownHa();
   if (store_) store_->Shutdown();
   if (outer_api_ && started_) {
     std::shared_ptr<const BrokerSettings> s = config_->Get();

@@ -52,6 +52,22 @@ ResponseCodeAndRemark MapPutStatus(store::PutStatus status, std::string_view unw
   return {rc::kSystemError, "UNKNOWN_ERROR"};
 }
 
+ResponseCodeAndRemark MapPutStatus(store::PutStatus status, std::string_view unwritable_reason,
+                                   int32_t max_message_size, bool strict_ack) {
+  ResponseCodeAndRemark mapped = MapPutStatus(status, unwritable_reason, max_message_size);
+  const bool policy_unmet = status == store::PutStatus::kFlushDiskTimeout ||
+                            status == store::PutStatus::kFlushSlaveTimeout ||
+                            status == store::PutStatus::kSlaveNotAvailable;
+  if (strict_ack && policy_unmet) {
+    mapped.code = rc::kSystemError;
+    mapped.remark = fmt::format(
+        "{} (strictAckEnable: the message may be stored on this broker but its durability "
+        "policy was not met; retry)",
+        mapped.remark);
+  }
+  return mapped;
+}
+
 ResponseCodeAndRemark MapGetStatus(store::GetStatus status, int64_t requested_offset) {
   using store::GetStatus;
   std::string remark(store::GetStatusName(status));

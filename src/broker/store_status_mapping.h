@@ -25,6 +25,14 @@ struct ResponseCodeAndRemark {
 // `max_message_size` is quoted in MESSAGE_ILLEGAL.
 ResponseCodeAndRemark MapPutStatus(store::PutStatus status, std::string_view unwritable_reason,
                                    int32_t max_message_size);
+// The same under broker.conf `strictAckEnable`: a stored message whose flush or replica
+// policy was not met (FLUSH_DISK_TIMEOUT, FLUSH_SLAVE_TIMEOUT, SLAVE_NOT_AVAILABLE) answers
+// SYSTEM_ERROR, which Java's DefaultMQProducerImpl retries (on another broker when it can:
+// TOPIC_NOT_EXIST, SERVICE_NOT_AVAILABLE, SYSTEM_ERROR, NO_PERMISSION are its retry codes;
+// SYSTEM_BUSY is not), instead of a "sent" result the application rarely checks. The message
+// may still be on the master, so a retry can duplicate it (at-least-once, as any retry).
+ResponseCodeAndRemark MapPutStatus(store::PutStatus status, std::string_view unwritable_reason,
+                                   int32_t max_message_size, bool strict_ack);
 
 // A pull read. `requested_offset` matters for NO_MESSAGE_IN_QUEUE / NO_MATCHED_LOGIC_QUEUE
 // (offset 0 on an empty or unknown queue is "nothing yet", any other offset has moved).

@@ -58,5 +58,20 @@ TEST(StoreStatusMappingTest, EmptyOrUnknownQueueDependsOnRequestedOffset) {
   EXPECT_EQ(MapGetStatus(GetStatus::kNoMatchedLogicQueue, 1).code, rc::kPullOffsetMoved);
 }
 
+TEST(StoreStatusMappingTest, StrictAckTurnsUnmetPoliciesIntoRetriableFailures) {
+  for (PutStatus s : {PutStatus::kFlushDiskTimeout, PutStatus::kFlushSlaveTimeout,
+                      PutStatus::kSlaveNotAvailable}) {
+    ResponseCodeAndRemark strict = MapPutStatus(s, "", 100, /*strict_ack=*/true);
+    EXPECT_EQ(strict.code, rc::kSystemError) << PutStatusName(s);
+    EXPECT_NE(strict.remark.find("strictAckEnable"), std::string::npos) << strict.remark;
+    EXPECT_EQ(MapPutStatus(s, "", 100, /*strict_ack=*/false).code, MapPutStatus(s, "", 100).code);
+  }
+  // Other outcomes are unchanged.
+  EXPECT_EQ(MapPutStatus(PutStatus::kPutOk, "", 100, true).code, rc::kSuccess);
+  EXPECT_EQ(MapPutStatus(PutStatus::kServiceNotAvailable, "", 100, true).code,
+            rc::kServiceNotAvailable);
+  EXPECT_EQ(MapPutStatus(PutStatus::kMessageIllegal, "", 100, true).code, rc::kMessageIllegal);
+}
+
 }  // namespace
 }  // namespace apogee::broker
