@@ -1,0 +1,38 @@
+// ClientTransport: AdminTransport over client::MQClientAPI (the client library's remoting
+// client, with its NameServer failover).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "admin/admin_transport.h"
+#include "base/status.h"
+
+namespace apogee::client {
+class MQClientAPI;
+}
+
+namespace apogee::admin {
+
+class ClientTransport : public AdminTransport {
+ public:
+  // `namesrv_addr` is "host:port;host:port"; InvalidArgument names a malformed piece.
+  static Result<std::unique_ptr<ClientTransport>> Create(std::string_view namesrv_addr);
+  ~ClientTransport() override;
+
+  Result<protocol::RemotingCommand> InvokeNamesrv(protocol::RemotingCommand request,
+                                                  Millis timeout) override;
+  Result<protocol::RemotingCommand> Invoke(std::string_view addr, protocol::RemotingCommand request,
+                                           Millis timeout) override;
+  std::vector<std::string> NameServers() const override;
+
+  client::MQClientAPI* api() { return api_.get(); }
+
+ private:
+  explicit ClientTransport(std::unique_ptr<client::MQClientAPI> api);
+  std::unique_ptr<client::MQClientAPI> api_;
+};
+
+}  // namespace apogee::admin
