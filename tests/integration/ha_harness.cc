@@ -60,6 +60,10 @@ int32_t HaClient::CreateTopic(const std::string& addr, const std::string& topic,
   h.perm = 6;
   h.topic_filter_type = "SINGLE_TAG";
   auto res = Call(addr, Request(req::kUpdateAndCreateTopic, h));
+  if (res.ok() && res->code != rc::kSuccess) {
+    ADD_FAILURE() << "UPDATE_AND_CREATE_TOPIC " << topic << " on " << addr << ": "
+                  << CodeError("", *res);
+  }
   return res.ok() ? res->code : -1;
 }
 
@@ -132,6 +136,19 @@ Result<std::vector<StoredMessage>> HaClient::PullAll(const std::string& addr,
   return Status::Internal("pull did not reach the end of queue " + std::to_string(queue_id));
 }
 
+bool HaClient::TopicKnown(const std::string& addr, const std::string& topic) {
+  protocol::PullMessageRequestHeader h;
+  h.consumer_group = kHaGroup;
+  h.topic = topic;
+  h.queue_id = 0;
+  h.max_msg_nums = 1;
+  h.sys_flag = 4;
+  h.subscription = "*";
+  h.expression_type = "TAG";
+  auto res = Call(addr, Request(req::kPullMessage, h));
+  return res.ok() && res->code != rc::kTopicNotExist && res->code != rc::kSystemError;
+}
+
 Result<int64_t> HaClient::MaxQueueOffset(const std::string& addr, const std::string& topic,
                                          int32_t queue_id) {
   protocol::GetMaxOffsetRequestHeader h;
@@ -183,6 +200,12 @@ HaBrokerSet::HaBrokerSet(std::string namesrv_addr, HaBrokerSetOptions options)
   slave_.SetExtra("brokerId", "1");
   slave_.SetExtra("brokerRole", "SLAVE");
   slave_.SetExtra("flushDiskType", options_.flush_disk_type);
+  // A slave refuses topic changes (Java's validateSlave) and copies them from its master;
+  // a short period keeps tests from waiting the default 60 s.
+  slave_.SetExtra("slaveSynchronizeInterval", "500");
+  // Java's slave answers pulls with PULL_RETRY_IMMEDIATELY (go to the master) unless
+  // slaveReadEnable; the tests read the slave, so it is on.
+  slave_.SetExtra("slaveReadEnable", "true");
   for (const auto& [k, v] : options_.slave_extra) slave_.SetExtra(k, v);
 }
 
@@ -206,19 +229,20 @@ bool HaBrokerSet::StartSlave() {
 
 bool HaBrokerSet::CreateTopic(const std::string& topic, int32_t queues) {
   HaClient client;
-  int32_t code = client.CreateTopic(master_.addr(), topic, queues);
-  if (code != rc::kSuccess) {
-    ADD_FAILURE() << "create " << topic << " on master: code " << code;
-    return false;
+  if (client.CreateTopic(master_.addr(), topic, queues) != rc::kSuccess) return false;
+  if (!slave_.process().running()) return true;
+  return WaitForTopicOnSlave(topic, std::chrono::seconds(30));
+}
+
+bool HaBrokerSet::WaitForTopicOnSlave(const std::string& topic,
+                                      std::chrono::milliseconds timeout) {
+  HaClient client;
+  bool known = WaitUntil([&] { return client.TopicKnown(slave_.addr(), topic); }, timeout);
+  if (!known) {
+    ADD_FAILURE() << "the slave never learned topic " << topic << " from its master\n"
+                  << slave_.ReadLog();
   }
-  if (slave_.process().running()) {
-    code = client.CreateTopic(slave_.addr(), topic, queues);
-    if (code != rc::kSuccess) {
-      ADD_FAILURE() << "create " << topic << " on slave: code " << code;
-      return false;
-    }
-  }
-  return true;
+  return known;
 }
 
 bool HaBrokerSet::WaitForSlaveCaughtUp(std::chrono::milliseconds timeout) {

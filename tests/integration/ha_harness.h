@@ -64,6 +64,8 @@ class HaClient {
                                              int32_t queue_id, std::string* raw = nullptr);
   Result<int64_t> MaxQueueOffset(const std::string& addr, const std::string& topic,
                                  int32_t queue_id);
+  // False while a pull of `topic` answers TOPIC_NOT_EXIST (or the call fails).
+  bool TopicKnown(const std::string& addr, const std::string& topic);
   // commitLogMaxOffset from GET_BROKER_RUNTIME_INFO.
   Result<int64_t> CommitLogMaxOffset(const std::string& addr);
   bool WaitForMaxQueueOffset(const std::string& addr, const std::string& topic, int32_t queue_id,
@@ -96,10 +98,10 @@ class HaBrokerSet {
   bool StartSlave();
   bool Start() { return StartMaster() && StartSlave(); }
 
-  // Creates `topic` on the master and, when running, on the slave (a slave refuses sends,
-  // not admin calls; creating it there directly keeps tests independent of the
-  // metadata-sync period).
+  // Creates `topic` on the master and, when the slave runs, waits until the slave has
+  // copied it (metadata sync; HaBrokerSet sets slaveSynchronizeInterval=500).
   bool CreateTopic(const std::string& topic, int32_t queues);
+  bool WaitForTopicOnSlave(const std::string& topic, std::chrono::milliseconds timeout);
 
   // True once the slave's CommitLog max offset has reached the master's.
   bool WaitForSlaveCaughtUp(std::chrono::milliseconds timeout);
