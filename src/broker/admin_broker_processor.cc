@@ -260,6 +260,8 @@ RemotingCommand AdminBrokerProcessor::DeleteTopic(const RemotingCommand& request
   if (!deleted.ok() && !deleted.IsNotFound()) {
     return Reply(request, rc::kSystemError, deleted.message());
   }
+  // A topic created again later must not inherit old positions (5.x cleanOffsetByTopic).
+  context_->consumer_offset_manager->RemoveTopic(header->topic);
   if (Status s = context_->store->DeleteTopic(header->topic); !s.ok() && !s.IsNotFound()) {
     return Reply(request, rc::kSystemError,
                  fmt::format("topic[{}] config deleted but its consume queues were not: {}",
@@ -524,19 +526,22 @@ RemotingCommand AdminBrokerProcessor::ResetOffset(const RemotingCommand& request
         header->is_force || target < consumer_offset ? target : consumer_offset;
   }
 
-  std::optional<ConsumerGroupSnapshot> snapshot = context_->consumer_manager->GetGroupSnapshot(group);
-  if (!snapshot || snapshot->connections.empty()) {
-    return Reply(request, rc::kConsumerNotOnline,
-                 fmt::format("Consumer not online, so can not reset offset, Group: {} Topic: {} "
-                             "Timestamp: {}",
-                             group, topic, header->timestamp));
-  }
-  // Committed here as well, so the reset also holds for members that ignore the push
-  // (ali-ons) once they next read their offset.
+  // The stored offsets are rewritten in every case (Java 4.9 leaves that to the clients and
+  // refuses an offline group with CONSUMER_NOT_ONLINE): an offline group then resumes from
+  // the reset position when it next starts, and members that ignore the push (ali-ons)
+  // read it when they next query their offset.
   for (const auto& [mq, offset] : body.offset_table) {
     offsets.CommitOffset(group, topic, mq.queue_id, offset);
   }
   const std::string java_body = protocol::EncodeResetOffsetBody(body);
+  std::optional<ConsumerGroupSnapshot> snapshot = context_->consumer_manager->GetGroupSnapshot(group);
+  if (!snapshot || snapshot->connections.empty()) {
+    GetLogger("broker")->info("[reset-offset] group {} topic {} timestamp {} force {}: {} queue(s) "
+                              "rewritten, no member online",
+                              group, topic, header->timestamp, header->is_force,
+                              body.offset_table.size());
+    return Ok(request, java_body);
+  }
   const std::string cpp_body = protocol::EncodeResetOffsetBodyForC(body);
   for (const ClientChannelInfo& member : snapshot->connections) {
     const bool cpp = member.language == protocol::LanguageCode::kCpp;

@@ -169,6 +169,19 @@ void ConsumerOffsetManager::RemoveGroup(std::string_view group) {
   }
 }
 
+void ConsumerOffsetManager::RemoveTopic(std::string_view topic) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = table_.begin(); it != table_.end();) {
+    std::string_view t, g;
+    if (SplitKey(it->first, &t, &g) && t == topic) {
+      it = table_.erase(it);
+      ++version_;
+    } else {
+      ++it;
+    }
+  }
+}
+
 std::map<std::string, std::map<int32_t, int64_t>> ConsumerOffsetManager::AllOffsets() const {
   std::lock_guard<std::mutex> lock(mu_);
   return {table_.begin(), table_.end()};

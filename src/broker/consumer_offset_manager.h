@@ -63,6 +63,9 @@ class ConsumerOffsetManager {
   std::set<std::string> WhichTopicByConsumer(std::string_view group) const;
   // Drops every offset of `group` (DELETE_SUBSCRIPTIONGROUP with cleanOffset).
   void RemoveGroup(std::string_view group);
+  // Drops every group's offsets of `topic` (DELETE_TOPIC_IN_BROKER, as 5.x's
+  // cleanOffsetByTopic), so a re-created topic starts without stale offsets.
+  void RemoveTopic(std::string_view topic);
   // The whole table keyed "topic@group".
   std::map<std::string, std::map<int32_t, int64_t>> AllOffsets() const;
 

@@ -308,8 +308,12 @@ struct CloneGroupOffsetRequestHeader {
 //   topic          optional: only messages whose original topic equals it are re-put;
 //                  the others are skipped (offset advanced, counted in "skipped").
 // Response: code SUCCESS (0) with RedriveDlqMessageResponseHeader as extFields and no
-// body; SUBSCRIPTION_GROUP_NOT_EXIST (26) when the group is unknown, NO_PERMISSION (16)
-// when the broker is not writable, SYSTEM_ERROR (1) with a remark otherwise.
+// body; SUBSCRIPTION_GROUP_NOT_EXIST (26) when neither the group nor its DLQ topic exists,
+// NO_PERMISSION (16) when the broker is not writable (or a slave), SYSTEM_ERROR (1) with a
+// remark for a bad header (maxCount <= 0). When the store refuses a put half way, the
+// answer is SYSTEM_ERROR with a remark naming the failure AND the response extFields
+// below: what was redriven before stays redriven, the offset stops before the refused
+// message, and a later request continues from there.
 struct RedriveDlqMessageRequestHeader {
   std::string consumer_group;
   std::optional<int32_t> max_count;
@@ -324,8 +328,8 @@ struct RedriveDlqMessageRequestHeader {
 
 // Response extFields of APOGEE_REDRIVE_DLQ_MESSAGE (all decimal):
 //   redriven  messages re-put into their original topic;
-//   failed    messages that could not be re-put (no original topic, topic gone, put
-//             error); the offset still moves past them, a log line names each one;
+//   failed    messages that cannot be re-put (unreadable, no original topic, topic not
+//             on this broker); the offset moves past them, a log line names each one;
 //   skipped   messages left alone because of the request's topic filter;
 //   nextOffset the DLQ consume offset of CID_APOGEE_DLQ_REDRIVE after this request.
 struct RedriveDlqMessageResponseHeader {

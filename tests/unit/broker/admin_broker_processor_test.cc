@@ -116,10 +116,14 @@ TEST_F(AdminBrokerProcessorTest, DeleteTopicRemovesConfigAndQueues) {
   Put("Doomed", 0);
   harness_.WaitDispatched();
   ASSERT_EQ(harness_.store->GetMaxOffsetInQueue("Doomed", 0), 1);
+  offsets().CommitOffset("CG", "Doomed", 0, 1);
+  offsets().CommitOffset("CG", "Kept", 0, 4);
 
   protocol::DeleteTopicRequestHeader h{"Doomed"};
   ASSERT_EQ(Invoke(Request(req::kDeleteTopicInBroker, h)).code, rc::kSuccess);
   EXPECT_FALSE(harness_.topics->ContainsTopic("Doomed"));
+  EXPECT_EQ(offsets().QueryOffset("CG", "Doomed", 0), -1);
+  EXPECT_EQ(offsets().QueryOffset("CG", "Kept", 0), 4);
   EXPECT_EQ(harness_.store->GetMaxOffsetInQueue("Doomed", 0), 0);
   // Deleting again is not an error, as in Java.
   EXPECT_EQ(Invoke(Request(req::kDeleteTopicInBroker, h)).code, rc::kSuccess);
@@ -355,10 +359,26 @@ TEST_F(AdminBrokerProcessorTest, ResetOffsetErrorPaths) {
   EXPECT_EQ(no_offsets.code, rc::kSystemError);
   EXPECT_EQ(no_offsets.remark.value_or(""), "THe consumer group <CG> not exist");
 
-  offsets().CommitOffset("CG", "T", 0, 0);
+}
+
+TEST_F(AdminBrokerProcessorTest, ResetOffsetOfAnOfflineGroupRewritesTheStoredOffsets) {
+  harness_.AddTopic("T", 1);
+  for (int i = 0; i < 3; ++i) Put("T", 0);
+  harness_.WaitDispatched();
+  offsets().CommitOffset("CG", "T", 0, 3);
+  protocol::ResetOffsetRequestHeader h;
+  h.group = "CG";
+  h.topic = "T";
+  h.timestamp = 1;  // before every message
+  h.is_force = true;
+  // Java 4.9 answers CONSUMER_NOT_ONLINE; Apogee rewrites the offsets so the group
+  // re-reads from that time when it starts again.
   RemotingCommand offline = Invoke(Request(req::kInvokeBrokerToResetOffset, h));
-  EXPECT_EQ(offline.code, rc::kConsumerNotOnline);
-  EXPECT_NE(offline.remark.value_or("").find("Group: CG"), std::string::npos);
+  ASSERT_EQ(offline.code, rc::kSuccess) << offline.remark.value_or("");
+  EXPECT_EQ(offsets().QueryOffset("CG", "T", 0), 0);
+  auto body = protocol::DecodeResetOffsetBody(offline.body);
+  ASSERT_TRUE(body.ok());
+  EXPECT_EQ(body->offset_table.at(protocol::MessageQueue{"T", "broker-a", 0}), 0);
 }
 
 TEST_F(AdminBrokerProcessorTest, ResetOffsetToTheEndAndBackByTime) {

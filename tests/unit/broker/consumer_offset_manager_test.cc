@@ -123,5 +123,22 @@ TEST_F(ConsumerOffsetManagerTest, LookupsByTopicAndGroupAndRemoval) {
   EXPECT_EQ(m.QueryOffset("g2", "A", 0), 1);
 }
 
+TEST_F(ConsumerOffsetManagerTest, RemoveTopicDropsEveryGroupOfThatTopicOnly) {
+  ConsumerOffsetManager m(env_.get(), kPath);
+  m.CommitOffset("g1", "A", 0, 1);
+  m.CommitOffset("g2", "A", 3, 7);
+  m.CommitOffset("g1", "AB", 0, 2);
+  m.CommitOffset("g1", "B", 0, 5);
+  m.RemoveTopic("A");
+  EXPECT_EQ(m.WhichGroupByTopic("A"), std::set<std::string>{});
+  EXPECT_EQ(m.QueryOffset("g1", "A", 0), -1);
+  EXPECT_EQ(m.QueryOffset("g1", "AB", 0), 2);
+  EXPECT_EQ(m.QueryOffset("g1", "B", 0), 5);
+  ASSERT_TRUE(m.Persist().ok());
+  ConsumerOffsetManager reloaded(env_.get(), kPath);
+  ASSERT_TRUE(reloaded.Load().ok());
+  EXPECT_EQ(reloaded.AllOffsets().size(), 2u);
+}
+
 }  // namespace
 }  // namespace apogee::broker
