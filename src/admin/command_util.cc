@@ -107,6 +107,18 @@ Result<int64_t> ParseTimestampArg(std::string_view text, int64_t now_ms) {
                                  "' is neither now, milliseconds, nor yyyy-MM-dd#HH:mm:ss:SSS");
 }
 
+Result<std::map<std::string, std::string>> MastersForGroup(MQAdminClient* admin, const std::string& group) {
+  auto masters = admin->MasterAddrsOfTopic("%RETRY%" + group);
+  if (masters.ok() || !masters.status().IsNotFound()) return masters;
+  APOGEE_ASSIGN_OR_RETURN(protocol::ClusterInfo info, admin->GetBrokerClusterInfo());
+  std::map<std::string, std::string> all;
+  for (const auto& [name, data] : info.broker_addr_table) {
+    auto m = data.broker_addrs.find(protocol::kMasterBrokerId);
+    if (m != data.broker_addrs.end()) all[name] = m->second;
+  }
+  return all;
+}
+
 Result<std::string> BrokerNameOfAddr(MQAdminClient* admin, std::string_view addr) {
   APOGEE_ASSIGN_OR_RETURN(protocol::ClusterInfo info, admin->GetBrokerClusterInfo());
   for (const auto& [name, data] : info.broker_addr_table) {

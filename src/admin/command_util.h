@@ -37,6 +37,11 @@ std::string PrettyJson(std::string_view json);
 // "yyyy-MM-dd#HH:mm:ss:SSS" (local time), as resetOffsetByTime's -s takes them.
 Result<int64_t> ParseTimestampArg(std::string_view text, int64_t now_ms);
 
+// Master addresses (by broker name) that may hold a consumer group's state: those serving
+// its retry topic %RETRY%<group>, or every master the NameServer knows when the group has
+// none (a group that only committed offsets).
+Result<std::map<std::string, std::string>> MastersForGroup(MQAdminClient* admin, const std::string& group);
+
 // The broker name whose master (or any member) has `addr`, from the cluster table.
 Result<std::string> BrokerNameOfAddr(MQAdminClient* admin, std::string_view addr);
 

@@ -77,24 +77,11 @@ std::string FormatDate(int64_t millis) {
 // topic (or `topic`, when given), merged.
 Result<protocol::ConsumeStats> ExamineConsumeStats(MQAdminClient* admin, const std::string& group,
                                                    std::optional<std::string> topic) {
-  std::string route_topic = topic ? *topic : std::string(kRetryPrefix) + group;
-  auto masters = admin->MasterAddrsOfTopic(route_topic);
-  if (!masters.ok() && masters.status().IsNotFound() && !topic) {
-    // A group that only ever committed offsets (no push consumer made its retry topic):
-    // ask every master the NameServer knows.
-    APOGEE_ASSIGN_OR_RETURN(protocol::ClusterInfo info, admin->GetBrokerClusterInfo());
-    std::map<std::string, std::string> all;
-    for (const auto& [name, data] : info.broker_addr_table) {
-      auto m = data.broker_addrs.find(protocol::kMasterBrokerId);
-      if (m != data.broker_addrs.end()) all[name] = m->second;
-    }
-    masters = std::move(all);
-  }
-  if (!masters.ok()) return masters.status();
+  APOGEE_ASSIGN_OR_RETURN(auto masters, topic ? admin->MasterAddrsOfTopic(*topic) : MastersForGroup(admin, group));
   protocol::ConsumeStats merged;
   bool any = false;
   Status last_error;
-  for (const auto& [name, addr] : *masters) {
+  for (const auto& [name, addr] : masters) {
     auto stats = admin->GetConsumeStats(addr, group, topic);
     if (!stats.ok()) {
       last_error = stats.status();
@@ -174,7 +161,7 @@ Status ConsumerConnection(const ParsedOptions& o, CommandContext& ctx) {
   if (o.Has("brokerAddr")) {
     brokers.push_back(o.Get("brokerAddr"));
   } else {
-    APOGEE_ASSIGN_OR_RETURN(auto masters, admin->MasterAddrsOfTopic(std::string(kRetryPrefix) + group));
+    APOGEE_ASSIGN_OR_RETURN(auto masters, MastersForGroup(admin, group));
     for (const auto& [name, addr] : masters) brokers.push_back(addr);
   }
   Result<protocol::ConsumerConnection> cc = Status::NotFound("the consumer group[" + group + "] not online");

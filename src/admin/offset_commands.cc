@@ -95,8 +95,11 @@ Status ResetOffsetByTime(const ParsedOptions& o, CommandContext& ctx) {
   for (const auto& [name, addr] : masters) {
     auto body = admin->ResetOffset(addr, header);
     if (!body.ok()) {
-      if (body.status().IsNotFound() && body.status().message().find("CONSUMER_NOT_ONLINE") != std::string::npos) {
-        // Nobody to tell: reset the stored offsets directly, as Java's old command does.
+      const std::string& msg = body.status().message();
+      // Nobody to tell (no member online), or the broker lacks an offset for some queue:
+      // set the stored offsets directly, queue by queue, as Java's old command does.
+      if (msg.find("CONSUMER_NOT_ONLINE") != std::string::npos ||
+          (msg.find("SYSTEM_ERROR") != std::string::npos && msg.find("not exist") != std::string::npos)) {
         return ResetOffline(admin, ctx, group, topic, timestamp, force, ts_text);
       }
       return body.status();
@@ -140,7 +143,13 @@ Status RedriveDlq(const ParsedOptions& o, CommandContext& ctx) {
   if (o.Has("brokerAddr")) {
     brokers[o.Get("brokerAddr")] = o.Get("brokerAddr");
   } else {
-    APOGEE_ASSIGN_OR_RETURN(brokers, admin->MasterAddrsOfTopic(std::string(kDlqPrefix) + header.consumer_group));
+    auto masters = admin->MasterAddrsOfTopic(std::string(kDlqPrefix) + header.consumer_group);
+    if (!masters.ok() && masters.status().IsNotFound()) {
+      return Status::NotFound("group " + header.consumer_group + " has no dead-letter queue (topic %DLQ%" +
+                              header.consumer_group + " has no route)");
+    }
+    if (!masters.ok()) return masters.status();
+    brokers = std::move(*masters);
   }
   TablePrinter table({{"#Broker", 32}, {"#Redriven", 10}, {"#Failed", 10}, {"#Skipped", 10}, {"#DLQ Offset", 0}});
   int64_t total = 0;

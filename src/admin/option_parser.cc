@@ -96,8 +96,10 @@ Result<ParsedOptions> ParseOptions(const CommandSpec& spec, const std::vector<st
   try {
     app.parse(reversed);
   } catch (const CLI::ExtrasError& e) {
-    return Status::InvalidArgument(spec.name + ": unknown option or argument: " +
-                                   std::string(e.what()).substr(std::string(e.what()).find(':') + 1));
+    std::string what = e.what();
+    size_t colon = what.find(':');
+    std::string extras(TrimWhitespace(colon == std::string::npos ? what : what.substr(colon + 1)));
+    return Status::InvalidArgument(spec.name + ": unknown option or argument: " + extras);
   } catch (const CLI::ParseError& e) {
     return Status::InvalidArgument(spec.name + ": " + e.what());
   }

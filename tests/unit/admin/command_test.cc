@@ -1,0 +1,38 @@
+#include "admin/command.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace apogee::admin {
+namespace {
+
+TEST(CommandContextTest, FlagWinsOverEnvironment) {
+  std::ostringstream out;
+  std::string asked;
+  CommandContext ctx(
+      &out,
+      [&](std::string_view addr) -> Result<std::unique_ptr<AdminTransport>> {
+        asked = std::string(addr);
+        return Status::Unavailable("not in this test");
+      },
+      "env:9876");
+  ParsedOptions with_flag;
+  with_flag.Set("namesrvAddr", "flag:9876");
+  EXPECT_EQ(*ctx.NamesrvAddr(with_flag), "flag:9876");
+  EXPECT_EQ(*ctx.NamesrvAddr(ParsedOptions{}), "env:9876");
+  auto admin = ctx.Admin(with_flag);
+  EXPECT_FALSE(admin.ok());
+  EXPECT_EQ(asked, "flag:9876");
+}
+
+TEST(CommandContextTest, NoAddressAnywhere) {
+  std::ostringstream out;
+  CommandContext ctx(&out, nullptr, "");
+  auto addr = ctx.NamesrvAddr(ParsedOptions{});
+  ASSERT_FALSE(addr.ok());
+  EXPECT_NE(addr.status().message().find("-n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace apogee::admin
