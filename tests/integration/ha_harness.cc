@@ -272,6 +272,10 @@ void LoadGenerator::Start() {
 
 void LoadGenerator::Stop() {
   stop_ = true;
+  Join();
+}
+
+void LoadGenerator::Join() {
   for (auto& t : senders_) t.join();
   senders_.clear();
 }

@@ -146,6 +146,8 @@ class LoadGenerator {
   void Start();
   // Stops and joins the senders (the last in-flight sends finish or fail first).
   void Stop();
+  // Waits for the senders to finish max_per_queue sends each.
+  void Join();
 
   int64_t acked() const { return acked_count_.load(); }
   int64_t attempted() const { return attempted_.load(); }

@@ -1,0 +1,100 @@
+// A slave that starts late, or is killed (-9) and restarted while the master keeps taking
+// sends, catches up and then serves the same bytes as its master: identical pull bodies
+// (the CommitLog records, physical offsets and store times included) and an identical
+// CommitLog file.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <string>
+
+#include "ha_harness.h"
+#include "protocol/response_code.h"
+
+namespace apogee::testing {
+namespace {
+
+namespace rc = protocol::response_code;
+using namespace std::chrono_literals;
+
+constexpr int32_t kQueues = 3;
+constexpr char kFirstCommitLog[] = "/commitlog/00000000000000000000";
+
+// Every queue read from master and slave must be byte-identical, and so must the first
+// CommitLog file (both are pre-allocated at the same size; everything fits in it here).
+void ExpectSameBytes(HaBrokerSet& set) {
+  HaClient client;
+  for (int32_t q = 0; q < kQueues; ++q) {
+    auto max = client.MaxQueueOffset(set.master().addr(), kHaTopic, q);
+    ASSERT_TRUE(max.ok()) << max.status().ToString();
+    EXPECT_TRUE(client.WaitForMaxQueueOffset(set.slave().addr(), kHaTopic, q, *max, 15s))
+        << "slave queue " << q << " below " << *max;
+    std::string master_raw;
+    std::string slave_raw;
+    auto from_master = client.PullAll(set.master().addr(), kHaTopic, q, &master_raw);
+    auto from_slave = client.PullAll(set.slave().addr(), kHaTopic, q, &slave_raw);
+    ASSERT_TRUE(from_master.ok()) << from_master.status().ToString();
+    ASSERT_TRUE(from_slave.ok()) << from_slave.status().ToString();
+    EXPECT_EQ(from_master->size(), static_cast<size_t>(*max));
+    EXPECT_EQ(from_slave->size(), from_master->size()) << "queue " << q;
+    EXPECT_TRUE(master_raw == slave_raw) << "queue " << q << ": pull bodies differ ("
+                                         << master_raw.size() << " vs " << slave_raw.size()
+                                         << " bytes)";
+  }
+  const std::string master_log = ReadFileOrEmpty(set.master().store_dir() + kFirstCommitLog);
+  const std::string slave_log = ReadFileOrEmpty(set.slave().store_dir() + kFirstCommitLog);
+  ASSERT_FALSE(master_log.empty());
+  ASSERT_EQ(master_log.size(), slave_log.size());
+  size_t first_diff = 0;
+  while (first_diff < master_log.size() && master_log[first_diff] == slave_log[first_diff]) {
+    ++first_diff;
+  }
+  EXPECT_EQ(first_diff, master_log.size()) << "CommitLogs differ from byte " << first_diff;
+}
+
+TEST(HaSlaveCatchupTest, SlaveStartedLateCatchesUpAndServesIdenticalBytes) {
+  NamesrvProcess namesrv;
+  ASSERT_TRUE(namesrv.Start());
+  HaBrokerSet set(namesrv.addr(), {.master_role = "ASYNC_MASTER"});
+  ASSERT_TRUE(set.StartMaster());
+  ASSERT_TRUE(set.CreateTopic(kHaTopic, kQueues));
+  {
+    LoadGenerator load(set.master().addr(),
+                       {.queues = kQueues, .body_size = 300, .max_per_queue = 500});
+    load.Start();
+    load.Join();
+    ASSERT_EQ(load.acked(), 3 * 500) << "master alone must take every send";
+  }
+  ASSERT_TRUE(set.StartSlave());
+  ASSERT_TRUE(set.WaitForTopicOnSlave(kHaTopic, 30s));
+  ASSERT_TRUE(set.WaitForSlaveCaughtUp(30s)) << set.slave().ReadLog();
+  ExpectSameBytes(set);
+}
+
+TEST(HaSlaveCatchupTest, SlaveKilledAndRestartedUnderLoadCatchesUp) {
+  NamesrvProcess namesrv;
+  ASSERT_TRUE(namesrv.Start());
+  HaBrokerSet set(namesrv.addr(), {.master_role = "ASYNC_MASTER"});
+  ASSERT_TRUE(set.Start());
+  ASSERT_TRUE(set.CreateTopic(kHaTopic, kQueues));
+  LoadGenerator load(set.master().addr(), {.queues = kQueues, .body_size = 300});
+  load.Start();
+  ASSERT_TRUE(WaitUntil([&] { return load.acked() >= 300; }, 30s));
+  ASSERT_TRUE(set.slave().process().Signal(SIGKILL));
+  set.slave().process().Wait(10s);
+  // The master goes on alone for a while, then the slave comes back on the same store.
+  const int64_t at_kill = load.acked();
+  ASSERT_TRUE(WaitUntil([&] { return load.acked() >= at_kill + 300; }, 30s));
+  ASSERT_TRUE(set.StartSlave());
+  ASSERT_TRUE(WaitUntil([&] { return load.acked() >= at_kill + 600; }, 30s));
+  load.Stop();
+  EXPECT_EQ(load.CodeCounts().size(), 1u) << "an ASYNC_MASTER answers SEND_OK throughout";
+  ASSERT_TRUE(set.WaitForSlaveCaughtUp(30s)) << set.slave().ReadLog();
+  ExpectSameBytes(set);
+  HaClient client;
+  auto report = VerifyReplica(client, set.slave().addr(), kHaTopic, kQueues, load.Acked(), 15s);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_TRUE(report->Clean()) << report->ToString();
+}
+
+}  // namespace
+}  // namespace apogee::testing
