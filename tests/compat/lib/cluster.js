@@ -136,6 +136,43 @@ class Cluster {
     return b;
   }
 
+  // A SLAVE (brokerId 1) of `master`'s broker set, replicating from its HA port
+  // (listenPort + 1) through haMasterAddress.
+  async addSlave(master, extraProps = {}) {
+    assert(this.namesrv, 'start the NameServer first');
+    const props = Object.assign({
+      brokerId: 1, brokerRole: 'SLAVE', haMasterAddress: `127.0.0.1:${master.port + 1}`,
+    }, extraProps);
+    const b = new BrokerProc({ namesrvAddr: this.namesrv.addr, brokerName: master.brokerName, extraProps: props });
+    this.brokers.push(b);
+    await b.start();
+    return b;
+  }
+
+  // Polls the route of `topic` until `pred(route)` holds; returns that route.
+  async waitForRouteWhere(topic, what, pred, timeoutMs = 30000) {
+    const raw = new RawRemoting(this.namesrv.port);
+    await raw.connect();
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    try {
+      while (Date.now() < deadline) {
+        const { header, body } = await raw.request(GET_ROUTEINFO_BY_TOPIC, { topic }, null, 401);
+        if (header.code === 0) {
+          const route = JSON.parse(body.toString('utf8'));
+          if (pred(route)) return route;
+          last = JSON.stringify(route.brokerDatas);
+        } else {
+          last = `code ${header.code} ${header.remark}`;
+        }
+        await sleep(100);
+      }
+    } finally {
+      raw.close();
+    }
+    throw new Error(`route of ${topic}: ${what} not seen after ${timeoutMs} ms; last: ${last}`);
+  }
+
   // Waits until the NameServer's route of `topic` lists `brokerCount` brokers.
   async waitForRoute(topic, brokerCount = 1, timeoutMs = 20000) {
     const raw = new RawRemoting(this.namesrv.port);
