@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build/release}
-BIN="$BUILD_DIR/tests/integration/integration_tests"
+BIN=${BIN:-"$BUILD_DIR/tests/integration/integration_tests"}
 if [[ ! -x "$BIN" ]]; then
   echo "no $BIN: build it first (cmake --build $BUILD_DIR --target integration_tests)" >&2
   exit 2

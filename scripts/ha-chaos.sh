@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build/release}
 ROUNDS=${ROUNDS:-10}
 ROLE=${ROLE:-ALL}
-BIN="$BUILD_DIR/tests/integration/integration_tests"
+BIN=${BIN:-"$BUILD_DIR/tests/integration/integration_tests"}
 if [[ ! -x "$BIN" ]]; then
   echo "no $BIN: build it first (cmake --build $BUILD_DIR --target integration_tests)" >&2
   exit 2
