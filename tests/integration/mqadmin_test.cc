@@ -1,0 +1,278 @@
+// Black-box tests of the mqadmin binary against a real mqnamesrv + mqbroker: each test
+// runs `mqadmin <command> -n <namesrv> ...` as a child process and checks its output and
+// exit code, the way an operator's script would.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "broker_process.h"
+#include "protocol/namesrv_headers.h"
+#include "protocol/remoting_command.h"
+#include "remoting/remoting_client.h"
+#include "testutil/test_util.h"
+
+namespace apogee::testing {
+namespace {
+
+struct ToolResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+ToolResult RunTool(const std::string& binary, const std::vector<std::string>& args,
+                   std::chrono::seconds timeout = std::chrono::seconds(60)) {
+  static int runs = 0;
+  TempDir dir;
+  ChildProcess p;
+  std::vector<std::string> argv = {std::string(APOGEE_BIN_DIR) + "/" + binary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ToolResult r;
+  if (!p.Start(argv, dir.Join("out-" + std::to_string(++runs) + ".log"), {{"APOGEE_LOG_LEVEL", "warn"}})) {
+    ADD_FAILURE() << "cannot start " << argv[0];
+    return r;
+  }
+  int status = p.Wait(timeout);
+  r.output = p.ReadLog();
+  if (status == -1) {
+    ADD_FAILURE() << binary << " did not finish within " << timeout.count() << " s:\n" << r.output;
+    p.Stop();
+    return r;
+  }
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+class MQAdminTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    cluster_ = new SingleBrokerCluster();
+    ASSERT_TRUE(cluster_->Start());
+  }
+  static void TearDownTestSuite() {
+    delete cluster_;
+    cluster_ = nullptr;
+  }
+
+  ToolResult Admin(std::vector<std::string> args) {
+    args.push_back("-n");
+    args.push_back(cluster_->namesrv().addr());
+    return RunTool("mqadmin", args);
+  }
+  // Runs a command that must succeed and returns its output.
+  std::string AdminOk(const std::vector<std::string>& args) {
+    ToolResult r = Admin(args);
+    EXPECT_EQ(r.exit_code, 0) << "mqadmin " << args[0] << ":\n" << r.output;
+    return r.output;
+  }
+  std::string BrokerAddr() { return cluster_->broker().addr(); }
+  // Creates `topic` with `queues` queues and waits until the NameServer routes it.
+  void CreateTopic(const std::string& topic, int queues) {
+    std::string out = AdminOk({"updateTopic", "-c", "DefaultCluster", "-t", topic, "-r", std::to_string(queues),
+                               "-w", std::to_string(queues)});
+    ASSERT_NE(out.find("create topic to " + BrokerAddr() + " success."), std::string::npos) << out;
+    ASSERT_TRUE(WaitUntil([&] { return Admin({"topicRoute", "-t", topic}).exit_code == 0; },
+                          std::chrono::seconds(10)));
+  }
+  // sendMessage; returns the client msgId printed in the last column.
+  std::string Send(const std::string& topic, const std::string& body, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"sendMessage", "-t", topic, "-p", body};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::string out = AdminOk(args);
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(out, m, std::regex("SEND_OK\\s+([0-9A-F]{32})"))) << out;
+    return m.size() > 1 ? m[1].str() : "";
+  }
+
+  static SingleBrokerCluster* cluster_;
+};
+
+SingleBrokerCluster* MQAdminTest::cluster_ = nullptr;
+
+TEST_F(MQAdminTest, UpdateTopicShowsInTopicListRouteAndStatus) {
+  CreateTopic("AdminTopicA", 3);
+  std::string list = AdminOk({"topicList"});
+  EXPECT_TRUE(std::regex_search(list, std::regex("(^|\n)AdminTopicA\n"))) << list;
+
+  std::string route = AdminOk({"topicRoute", "-t", "AdminTopicA"});
+  EXPECT_NE(route.find("\"readQueueNums\": 3"), std::string::npos) << route;
+  EXPECT_NE(route.find(BrokerAddr()), std::string::npos) << route;
+  std::string table = AdminOk({"topicRoute", "-t", "AdminTopicA", "-l"});
+  EXPECT_TRUE(std::regex_search(table, std::regex("DefaultCluster\\s+broker-a\\s+\\{0=" + BrokerAddr() +
+                                                  "\\}\\s+3\\s+3\\s+6")))
+      << table;
+
+  std::string status = AdminOk({"topicStatus", "-t", "AdminTopicA"});
+  for (int q = 0; q < 3; ++q) {
+    EXPECT_TRUE(std::regex_search(status, std::regex("broker-a\\s+" + std::to_string(q) + "\\s+0\\s+0")))
+        << status;
+  }
+  EXPECT_EQ(AdminOk({"topicClusterList", "-t", "AdminTopicA"}), "DefaultCluster\n");
+}
+
+TEST_F(MQAdminTest, ClusterListAndBrokerStatus) {
+  std::string clusters = AdminOk({"clusterList"});
+  EXPECT_TRUE(std::regex_search(clusters, std::regex("DefaultCluster\\s+broker-a\\s+0\\s+" + BrokerAddr())))
+      << clusters;
+  EXPECT_NE(clusters.find("true"), std::string::npos) << clusters;  // #ACTIVATED
+
+  std::string status = AdminOk({"brokerStatus", "-b", BrokerAddr()});
+  EXPECT_TRUE(std::regex_search(status, std::regex("\nputTps\\s+: "))) << status;
+  EXPECT_TRUE(std::regex_search(status, std::regex("brokerVersionDesc\\s+: V"))) << status;
+}
+
+TEST_F(MQAdminTest, GetAndUpdateBrokerConfig) {
+  std::string config = AdminOk({"getBrokerConfig", "-b", BrokerAddr()});
+  EXPECT_TRUE(std::regex_search(config, std::regex("brokerName\\s+=  broker-a\n"))) << config;
+
+  std::string updated = AdminOk({"updateBrokerConfig", "-b", BrokerAddr(), "-k", "defaultTopicQueueNums", "-v", "7"});
+  EXPECT_EQ(updated, "update broker config success, " + BrokerAddr() + "\n");
+  config = AdminOk({"getBrokerConfig", "-c", "DefaultCluster"});
+  EXPECT_TRUE(std::regex_search(config, std::regex("defaultTopicQueueNums\\s+=  7\n"))) << config;
+
+  // A key the broker does not allow at run time: refused, exit code 1, the reason shown.
+  ToolResult refused = Admin({"updateBrokerConfig", "-b", BrokerAddr(), "-k", "brokerName", "-v", "x"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.output.find("NO_PERMISSION"), std::string::npos) << refused.output;
+}
+
+TEST_F(MQAdminTest, UpdateAndDeleteSubGroup) {
+  std::string out = AdminOk({"updateSubGroup", "-b", BrokerAddr(), "-g", "AdminGroupS", "-r", "5"});
+  EXPECT_NE(out.find("create subscription group to " + BrokerAddr() + " success."), std::string::npos) << out;
+  EXPECT_NE(out.find("\"retryMaxTimes\":5"), std::string::npos) << out;
+  out = AdminOk({"deleteSubGroup", "-b", BrokerAddr(), "-g", "AdminGroupS"});
+  EXPECT_NE(out.find("delete subscription group [AdminGroupS] from broker [" + BrokerAddr() + "] success."),
+            std::string::npos)
+      << out;
+}
+
+TEST_F(MQAdminTest, SendMessageThenQueryByIdKeyAndOffset) {
+  CreateTopic("AdminTopicQ", 2);
+  std::string id = Send("AdminTopicQ", "hello-query", {"-k", "OrderKey42", "-c", "TagQ", "-b", "broker-a", "-i", "1"});
+  ASSERT_FALSE(id.empty());
+
+  // The IndexFile and ConsumeQueue are built asynchronously: poll briefly.
+  std::string by_key;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        by_key = AdminOk({"queryMsgByKey", "-t", "AdminTopicQ", "-k", "OrderKey42"});
+        return by_key.find(id) != std::string::npos;
+      },
+      std::chrono::seconds(10)))
+      << by_key;
+  EXPECT_TRUE(std::regex_search(by_key, std::regex(id + "\\s+1\\s+0\n"))) << by_key;
+
+  std::string by_id = AdminOk({"queryMsgById", "-i", id, "-t", "AdminTopicQ"});
+  EXPECT_NE(by_id.find("Topic:               AdminTopicQ"), std::string::npos) << by_id;
+  EXPECT_NE(by_id.find("Tags:                [TagQ]"), std::string::npos) << by_id;
+  EXPECT_NE(by_id.find("Keys:                [OrderKey42]"), std::string::npos) << by_id;
+  EXPECT_NE(by_id.find("Message Body:        hello-query"), std::string::npos) << by_id;
+  // The broker's offset id printed there finds the same message without a topic.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(by_id, m, std::regex("OffsetID:\\s+([0-9A-F]{32})"))) << by_id;
+  std::string by_offset_id = AdminOk({"queryMsgById", "-i", m[1].str()});
+  EXPECT_NE(by_offset_id.find("hello-query"), std::string::npos) << by_offset_id;
+
+  std::string by_offset = AdminOk({"queryMsgByOffset", "-t", "AdminTopicQ", "-b", "broker-a", "-i", "1", "-o", "0"});
+  EXPECT_NE(by_offset.find("Message Body:        hello-query"), std::string::npos) << by_offset;
+  ToolResult missing = Admin({"queryMsgByOffset", "-t", "AdminTopicQ", "-b", "broker-a", "-i", "1", "-o", "5"});
+  EXPECT_EQ(missing.exit_code, 1) << missing.output;
+}
+
+TEST_F(MQAdminTest, ConsumeThenProgressShowsNoLagAndResetByTimeRewinds) {
+  CreateTopic("AdminTopicC", 2);
+  for (int i = 0; i < 4; ++i) Send("AdminTopicC", "c-" + std::to_string(i));
+  // Wait until all four are dispatched to the ConsumeQueue.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        std::string s = AdminOk({"consumeMessage", "-t", "AdminTopicC"});
+        return std::regex_search(s, std::regex("(BODY: c-[0-3][\\s\\S]*){4}"));
+      },
+      std::chrono::seconds(10)));
+
+  std::string consumed = AdminOk({"consumeMessage", "-t", "AdminTopicC", "-g", "AdminGroupC"});
+  for (int i = 0; i < 4; ++i) EXPECT_NE(consumed.find("BODY: c-" + std::to_string(i)), std::string::npos) << consumed;
+
+  std::string progress = AdminOk({"consumerProgress", "-g", "AdminGroupC"});
+  EXPECT_TRUE(std::regex_search(progress, std::regex("AdminTopicC\\s+broker-a\\s+0\\s+\\d+\\s+\\d+\\s+0\\s"))) << progress;
+  EXPECT_NE(progress.find("Consume Diff Total: 0\n"), std::string::npos) << progress;
+
+  // Back to the beginning of time: every message is owed again.
+  std::string reset = AdminOk({"resetOffsetByTime", "-g", "AdminGroupC", "-t", "AdminTopicC", "-s", "0"});
+  // The broker resets (and tells online members), or for an offline group mqadmin commits
+  // the offsets itself queue by queue; either way a table of the new offsets is printed.
+  EXPECT_TRUE(std::regex_search(reset, std::regex("#(offset|resetOffset)\n"))) << reset;
+  progress = AdminOk({"consumerProgress", "-g", "AdminGroupC", "-t", "AdminTopicC"});
+  EXPECT_NE(progress.find("Consume Diff Total: 4\n"), std::string::npos) << progress;
+  // And to now: nothing owed.
+  AdminOk({"resetOffsetByTime", "-g", "AdminGroupC", "-t", "AdminTopicC", "-s", "now"});
+  progress = AdminOk({"consumerProgress", "-g", "AdminGroupC", "-t", "AdminTopicC"});
+  EXPECT_NE(progress.find("Consume Diff Total: 0\n"), std::string::npos) << progress;
+
+  // cloneGroupOffset gives a second group the same position.
+  AdminOk({"cloneGroupOffset", "-s", "AdminGroupC", "-d", "AdminGroupD", "-t", "AdminTopicC"});
+  progress = AdminOk({"consumerProgress", "-g", "AdminGroupD", "-t", "AdminTopicC"});
+  EXPECT_NE(progress.find("Consume Diff Total: 0\n"), std::string::npos) << progress;
+}
+
+TEST_F(MQAdminTest, KvConfigReachesTheNameServer) {
+  EXPECT_EQ(AdminOk({"updateKvConfig", "-s", "AdminNS", "-k", "color", "-v", "blue"}),
+            "create or update kv config to namespace success.\n");
+  remoting::RemotingClient client;
+  client.Start();
+  auto get = [&] {
+    protocol::RemotingCommand req = protocol::RemotingCommand::MakeRequest(protocol::request_code::kGetKvConfig);
+    protocol::EncodeCustomHeader(protocol::GetKVConfigRequestHeader{"AdminNS", "color"}, &req);
+    return client.InvokeSync(cluster_->namesrv().addr(), req, std::chrono::seconds(3));
+  };
+  auto got = get();
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(got->ext_fields.Get("value"), std::optional<std::string_view>("blue"));
+  EXPECT_EQ(AdminOk({"deleteKvConfig", "-s", "AdminNS", "-k", "color"}), "delete kv config from namespace success.\n");
+  got = get();
+  ASSERT_TRUE(got.ok());
+  EXPECT_NE(got->code, protocol::response_code::kSuccess);
+}
+
+TEST_F(MQAdminTest, WipeAndAddWritePerm) {
+  CreateTopic("AdminTopicP", 1);
+  std::string ns = cluster_->namesrv().addr();
+  std::string wipe = AdminOk({"wipeWritePerm", "-b", "broker-a"});
+  EXPECT_NE(wipe.find("wipe write perm of broker[broker-a] in name server[" + ns + "] OK"), std::string::npos) << wipe;
+  std::string route = AdminOk({"topicRoute", "-t", "AdminTopicP", "-l"});
+  EXPECT_TRUE(std::regex_search(route, std::regex("broker-a\\s+\\{0=\\S+\\}\\s+1\\s+1\\s+4"))) << route;
+  std::string add = AdminOk({"addWritePerm", "-b", "broker-a"});
+  EXPECT_NE(add.find("add write perm of broker[broker-a] in name server[" + ns + "] OK"), std::string::npos) << add;
+  route = AdminOk({"topicRoute", "-t", "AdminTopicP", "-l"});
+  EXPECT_TRUE(std::regex_search(route, std::regex("broker-a\\s+\\{0=\\S+\\}\\s+1\\s+1\\s+6"))) << route;
+}
+
+TEST_F(MQAdminTest, DeleteTopicRemovesItsRoute) {
+  CreateTopic("AdminTopicDel", 1);
+  std::string out = AdminOk({"deleteTopic", "-t", "AdminTopicDel", "-c", "DefaultCluster"});
+  EXPECT_NE(out.find("delete topic [AdminTopicDel] from NameServer success."), std::string::npos) << out;
+  ToolResult route = Admin({"topicRoute", "-t", "AdminTopicDel"});
+  EXPECT_EQ(route.exit_code, 1);
+  EXPECT_NE(route.output.find("No route info of this topic: AdminTopicDel"), std::string::npos) << route.output;
+}
+
+TEST_F(MQAdminTest, UsageErrorsExitWithOne) {
+  ToolResult unknown = RunTool("mqadmin", {"noSuchCommand"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.output.find("unknown command 'noSuchCommand'"), std::string::npos);
+  ToolResult flag = Admin({"topicRoute", "-t", "X", "--frobnicate"});
+  EXPECT_EQ(flag.exit_code, 1);
+  EXPECT_NE(flag.output.find("--frobnicate"), std::string::npos) << flag.output;
+  ToolResult help = RunTool("mqadmin", {"help", "resetOffsetByTime"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.output.find("-s,--timestamp <arg>"), std::string::npos) << help.output;
+  ToolResult no_ns = RunTool("mqadmin", {"topicList"});
+  EXPECT_EQ(no_ns.exit_code, 1);
+  EXPECT_NE(no_ns.output.find("NAMESRV_ADDR"), std::string::npos) << no_ns.output;
+}
+
+}  // namespace
+}  // namespace apogee::testing
