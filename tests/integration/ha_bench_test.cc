@@ -128,8 +128,8 @@ BenchResult RunRole(const std::string& role, int seconds, int threads) {
   r.p50_us = Percentile(lat, 50);
   r.p99_us = Percentile(lat, 99);
   std::cout << "[ha-bench] role=" << role << " threads=" << threads << " seconds=" << seconds
-            << " acked=" << r.acked << " not_ok=" << r.not_ok << " sends_per_sec="
-            << static_cast<int64_t>(r.sends_per_sec) << " p50_us=" << r.p50_us
+            << " acked=" << r.acked << " not_ok=" << r.not_ok
+            << " sends_per_sec=" << static_cast<int64_t>(r.sends_per_sec) << " p50_us=" << r.p50_us
             << " p99_us=" << r.p99_us << " lag_bytes_avg=" << r.lag_bytes_avg
             << " lag_bytes_max=" << r.lag_bytes_max << " lag_ms_avg=" << r.lag_ms_avg
             << " lag_ms_max=" << r.lag_ms_max << std::endl;
@@ -146,9 +146,10 @@ TEST(HaBenchTest, SyncMasterCostAndReplicationLag) {
   BenchResult sync = RunRole("SYNC_MASTER", seconds, threads);
   ASSERT_GT(async.acked, 0);
   ASSERT_GT(sync.acked, 0);
-  std::cout << "[ha-bench] SYNC/ASYNC throughput ratio="
-            << sync.sends_per_sec / async.sends_per_sec << " p99 ratio="
-            << static_cast<double>(sync.p99_us) / static_cast<double>(std::max<int64_t>(1, async.p99_us))
+  std::cout << "[ha-bench] SYNC/ASYNC throughput ratio=" << sync.sends_per_sec / async.sends_per_sec
+            << " p99 ratio="
+            << static_cast<double>(sync.p99_us) /
+                   static_cast<double>(std::max<int64_t>(1, async.p99_us))
             << std::endl;
 }
 

@@ -31,8 +31,7 @@ constexpr char kProbeTopic[] = "HaProbeTopic";
 // means a slave is connected and acknowledging.
 bool WaitForReplicatedAck(HaClient& client, const std::string& master_addr) {
   return WaitUntil(
-      [&] { return client.Send(master_addr, kProbeTopic, 0, "probe").code == rc::kSuccess; },
-      30s);
+      [&] { return client.Send(master_addr, kProbeTopic, 0, "probe").code == rc::kSuccess; }, 30s);
 }
 
 struct RoundResult {
@@ -71,8 +70,8 @@ RoundResult RunKillRound(const std::string& role, int round, std::mt19937& rng) 
                   << set.master().ReadLog();
     return result;
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(
-      std::uniform_int_distribution<int>(0, 1500)(rng)));
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 1500)(rng)));
   EXPECT_TRUE(set.master().process().Signal(SIGKILL));
   const int64_t killed_at = SteadyMillis();
   set.master().process().Wait(10s);
@@ -99,7 +98,8 @@ RoundResult RunKillRound(const std::string& role, int round, std::mt19937& rng) 
       for (const auto& m : *msgs) present[{q, m.queue_offset}] = true;
     }
     for (const auto& a : acked) {
-      if (!present.count({a.queue_id, a.queue_offset})) earliest = std::min(earliest, a.acked_at_ms);
+      if (!present.count({a.queue_id, a.queue_offset}))
+        earliest = std::min(earliest, a.acked_at_ms);
     }
     result.loss_window_ms = killed_at - earliest;
   }

@@ -162,9 +162,8 @@ Result<int64_t> HaClient::MaxQueueOffset(const std::string& addr, const std::str
 }
 
 Result<int64_t> HaClient::CommitLogMaxOffset(const std::string& addr) {
-  APOGEE_ASSIGN_OR_RETURN(
-      RemotingCommand response,
-      Call(addr, RemotingCommand::MakeRequest(req::kGetBrokerRuntimeInfo)));
+  APOGEE_ASSIGN_OR_RETURN(RemotingCommand response,
+                          Call(addr, RemotingCommand::MakeRequest(req::kGetBrokerRuntimeInfo)));
   if (response.code != rc::kSuccess) return Status::Internal(CodeError("runtime info", response));
   APOGEE_ASSIGN_OR_RETURN(auto kv, protocol::DecodeKVTable(response.body));
   auto it = kv.table.find("commitLogMaxOffset");
@@ -234,8 +233,7 @@ bool HaBrokerSet::CreateTopic(const std::string& topic, int32_t queues) {
   return WaitForTopicOnSlave(topic, std::chrono::seconds(30));
 }
 
-bool HaBrokerSet::WaitForTopicOnSlave(const std::string& topic,
-                                      std::chrono::milliseconds timeout) {
+bool HaBrokerSet::WaitForTopicOnSlave(const std::string& topic, std::chrono::milliseconds timeout) {
   HaClient client;
   bool known = WaitUntil([&] { return client.TopicKnown(slave_.addr(), topic); }, timeout);
   if (!known) {
@@ -345,8 +343,7 @@ std::string ReplicaReport::ToString() const {
   std::ostringstream out;
   out << "acked=" << acked << " stored=" << stored << " lost=" << lost
       << " lost_in_middle=" << lost_in_middle << " duplicated=" << duplicated
-      << " out_of_order=" << out_of_order << " mismatched=" << mismatched
-      << " foreign=" << foreign;
+      << " out_of_order=" << out_of_order << " mismatched=" << mismatched << " foreign=" << foreign;
   if (!first_problem.empty()) out << " (first: " << first_problem << ")";
   return out.str();
 }

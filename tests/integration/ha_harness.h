@@ -171,23 +171,23 @@ class LoadGenerator {
   std::atomic<int64_t> acked_count_{0};
   std::atomic<int64_t> attempted_{0};
   mutable std::mutex mu_;
-  std::vector<AckedMessage> acked_;       // guarded by mu_
-  std::map<int32_t, int64_t> codes_;      // guarded by mu_
-  std::vector<int64_t> latencies_us_;     // guarded by mu_
+  std::vector<AckedMessage> acked_;    // guarded by mu_
+  std::map<int32_t, int64_t> codes_;   // guarded by mu_
+  std::vector<int64_t> latencies_us_;  // guarded by mu_
   std::vector<std::thread> senders_;
 };
 
 // What a replica holds compared to what was acknowledged.
 struct ReplicaReport {
   int64_t acked = 0;
-  int64_t stored = 0;            // messages read back (all queues)
-  int64_t lost = 0;              // acked, absent at its queue offset
-  int64_t lost_in_middle = 0;    // lost, yet a later message of the same queue is present
-  int64_t duplicated = 0;        // a sequence number stored more than once in its queue
-  int64_t out_of_order = 0;      // a sequence number lower than one before it in its queue
-  int64_t mismatched = 0;        // acked offset holds another message
-  int64_t foreign = 0;           // bodies that are not the generator's
-  std::string first_problem;     // a readable example, empty when none
+  int64_t stored = 0;          // messages read back (all queues)
+  int64_t lost = 0;            // acked, absent at its queue offset
+  int64_t lost_in_middle = 0;  // lost, yet a later message of the same queue is present
+  int64_t duplicated = 0;      // a sequence number stored more than once in its queue
+  int64_t out_of_order = 0;    // a sequence number lower than one before it in its queue
+  int64_t mismatched = 0;      // acked offset holds another message
+  int64_t foreign = 0;         // bodies that are not the generator's
+  std::string first_problem;   // a readable example, empty when none
 
   bool Clean() const {
     return lost == 0 && duplicated == 0 && out_of_order == 0 && mismatched == 0 && foreign == 0;

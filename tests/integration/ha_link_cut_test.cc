@@ -29,8 +29,7 @@ HaBrokerSetOptions SyncOptions(bool strict) {
   options.master_role = "SYNC_MASTER";
   options.flush_disk_type = "SYNC_FLUSH";
   // A short replica wait keeps each send during the cut near 1 s.
-  options.master_extra = {{"slaveTimeout", "1000"},
-                          {"strictAckEnable", strict ? "true" : "false"}};
+  options.master_extra = {{"slaveTimeout", "1000"}, {"strictAckEnable", strict ? "true" : "false"}};
   return options;
 }
 
@@ -65,8 +64,8 @@ class HaLinkCutTest : public ::testing::Test {
     for (int i = 0; i < kSendsDuringCut; ++i) {
       SendOutcome out = SendOne();
       EXPECT_NE(out.code, rc::kSuccess) << "plain SEND_OK while the slave link is cut";
-      EXPECT_TRUE(allowed.count(out.code)) << "send " << i << " during the cut answered code "
-                                           << out.code << " " << out.error;
+      EXPECT_TRUE(allowed.count(out.code))
+          << "send " << i << " during the cut answered code " << out.code << " " << out.error;
     }
   }
 

@@ -36,9 +36,9 @@ void ExpectSameBytes(HaBrokerSet& set) {
     ASSERT_TRUE(from_slave.ok()) << from_slave.status().ToString();
     EXPECT_EQ(from_master->size(), static_cast<size_t>(*max));
     EXPECT_EQ(from_slave->size(), from_master->size()) << "queue " << q;
-    EXPECT_TRUE(master_raw == slave_raw) << "queue " << q << ": pull bodies differ ("
-                                         << master_raw.size() << " vs " << slave_raw.size()
-                                         << " bytes)";
+    EXPECT_TRUE(master_raw == slave_raw)
+        << "queue " << q << ": pull bodies differ (" << master_raw.size() << " vs "
+        << slave_raw.size() << " bytes)";
   }
   const std::string master_log = ReadFileOrEmpty(set.master().store_dir() + kFirstCommitLog);
   const std::string slave_log = ReadFileOrEmpty(set.slave().store_dir() + kFirstCommitLog);
