@@ -28,8 +28,9 @@ HaBrokerSetOptions SyncOptions(bool strict) {
   HaBrokerSetOptions options;
   options.master_role = "SYNC_MASTER";
   options.flush_disk_type = "SYNC_FLUSH";
-  // A short replica wait keeps each send during the cut near 1 s.
-  options.master_extra = {{"slaveTimeout", "1000"}, {"strictAckEnable", strict ? "true" : "false"}};
+  // A short replica wait keeps each send during the cut near 2 s (long enough that a
+  // healthy link on a loaded CI machine still answers in time).
+  options.master_extra = {{"slaveTimeout", "2000"}, {"strictAckEnable", strict ? "true" : "false"}};
   return options;
 }
 
