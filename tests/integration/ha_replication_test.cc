@@ -19,6 +19,8 @@
 #include "protocol/remoting_command.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
+#include "protocol/route_data.h"
+#include "remoting/remoting_client.h"
 
 namespace apogee::testing {
 namespace {
@@ -202,6 +204,39 @@ TEST_F(HaReplicationTest, SlaveCopiesTopicsAndConsumerOffsetsFromItsMaster) {
   ASSERT_TRUE(answer.ok());
   ASSERT_EQ(answer->code, rc::kSuccess) << answer->remark.value_or("");
   EXPECT_EQ(answer->ext_fields.Get("offset").value_or(""), "42");
+}
+
+TEST_F(HaReplicationTest, SlaveStaysRoutedAndServesPullsWhileTheMasterIsDown) {
+  auto set = MakeSet("ASYNC_MASTER");
+  ASSERT_TRUE(set->Start());
+  ASSERT_TRUE(set->CreateTopic(kTopic, kQueues));
+  SendN(set->master().addr(), 40, rc::kSuccess);
+  ASSERT_TRUE(set->WaitForSlaveCaughtUp(20s));
+  // The slave registers the topic once it has it (its next registration).
+  remoting::RemotingClient route_client;
+  route_client.Start();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto route = QueryRoute(route_client, namesrv_.addr(), kTopic);
+        return route.ok() && route->broker_datas.size() == 1 &&
+               route->broker_datas[0].broker_addrs.size() == 2;
+      },
+      40s));
+  ASSERT_EQ(set->master().Stop(), 0);  // clean stop: unregisters the master only
+  auto route = QueryRoute(route_client, namesrv_.addr(), kTopic);
+  ASSERT_TRUE(route.ok()) << route.status().ToString();
+  ASSERT_EQ(route->broker_datas.size(), 1u);
+  const auto& addrs = route->broker_datas[0].broker_addrs;
+  EXPECT_EQ(addrs.count(0), 0u) << "the stopped master is still listed";
+  ASSERT_EQ(addrs.count(1), 1u);
+  EXPECT_EQ(addrs.at(1), set->slave().addr());
+  size_t total = 0;
+  for (int32_t q = 0; q < kQueues; ++q) {
+    auto s = client_.PullAll(set->slave().addr(), kTopic, q);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    total += s->size();
+  }
+  EXPECT_EQ(total, 40u);
 }
 
 }  // namespace
