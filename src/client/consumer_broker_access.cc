@@ -1,5 +1,8 @@
 #include "client/consumer_broker_access.h"
 
+#include "base/logging.h"
+#include "client/consumer_subscription.h"
+
 namespace apogee::client {
 
 Result<std::string> ConsumerBrokerAccess::MasterAddress(const std::string& broker_name,
@@ -64,6 +67,39 @@ Status ConsumerBrokerAccess::UnlockBatch(const std::string& broker_name, const s
   body.client_id = instance_->client_id();
   body.mq_set = mqs;
   return instance_->api().UnlockBatchMQ(addr, body, instance_->api_timeout(), oneway);
+}
+
+int64_t ComputeStartOffset(OffsetStore& store, ClientInstance& instance,
+                           ConsumerBrokerAccess& access, const protocol::MessageQueue& mq,
+                           protocol::ConsumeFromWhere from_where, int64_t timestamp_ms) {
+  const int64_t stored = store.ReadOffset(mq, ReadOffsetType::kReadFromStore);
+  if (stored >= 0) return stored;
+  if (stored != kOffsetNotFound) return -1;  // the store failed: try again next round
+  const bool retry = IsRetryTopic(mq.topic);
+  Result<std::string> addr = access.MasterAddress(mq.broker_name, mq.topic);
+  if (!addr.ok()) return -1;
+  auto answer = [&](Result<int64_t> r, const char* what) -> int64_t {
+    if (r.ok()) return *r;
+    GetLogger("client")->warn("{} of {}: {}", what, protocol::ToString(mq), r.status().ToString());
+    return -1;
+  };
+  switch (from_where) {
+    case protocol::ConsumeFromWhere::kConsumeFromFirstOffset:
+      return 0;
+    case protocol::ConsumeFromWhere::kConsumeFromTimestamp:
+      if (retry) {
+        return answer(instance.api().GetMaxOffset(*addr, mq.topic, mq.queue_id, instance.api_timeout()),
+                      "max offset");
+      }
+      return answer(instance.api().SearchOffset(*addr, mq.topic, mq.queue_id, timestamp_ms,
+                                                instance.api_timeout()),
+                    "search offset");
+    default:
+      break;
+  }
+  if (retry) return 0;
+  return answer(instance.api().GetMaxOffset(*addr, mq.topic, mq.queue_id, instance.api_timeout()),
+                "max offset");
 }
 
 }  // namespace apogee::client

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "client/client_instance.h"
+#include "client/offset_store.h"
 #include "client/offset_store_remote.h"
 #include "client/rebalance_impl.h"
 
@@ -39,5 +40,14 @@ class ConsumerBrokerAccess final : public OffsetBrokerAccess, public RebalanceBr
  private:
   std::shared_ptr<ClientInstance> instance_;
 };
+
+// Where a consumer starts on a newly owned queue (Java's RebalancePushImpl
+// .computePullFromWhere; protocol-store-ha.md §8.7): the stored offset when there is one;
+// with none, LAST_OFFSET takes the queue's max offset (0 for a %RETRY% topic), FIRST_OFFSET
+// 0, TIMESTAMP the offset found for `timestamp_ms` (max offset for a %RETRY% topic). -1 when
+// the store or the broker could not answer (the caller retries later).
+int64_t ComputeStartOffset(OffsetStore& store, ClientInstance& instance,
+                           ConsumerBrokerAccess& access, const protocol::MessageQueue& mq,
+                           protocol::ConsumeFromWhere from_where, int64_t timestamp_ms);
 
 }  // namespace apogee::client

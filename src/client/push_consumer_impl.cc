@@ -426,41 +426,8 @@ int64_t PushConsumerImpl::ConsumeTimestampMillis() const {
 }
 
 int64_t PushConsumerImpl::ComputePullFromWhere(const protocol::MessageQueue& mq) {
-  const int64_t stored = offset_store_->ReadOffset(mq, ReadOffsetType::kReadFromStore);
-  if (stored >= 0) return stored;
-  if (stored != kOffsetNotFound) return -1;  // the store failed: try again next round
-  const bool retry = IsRetryTopic(mq.topic);
-  auto max_offset = [&]() -> int64_t {
-    auto addr = MasterAddress(mq);
-    if (!addr.ok()) return -1;
-    auto max = instance_->api().GetMaxOffset(*addr, mq.topic, mq.queue_id, instance_->api_timeout());
-    if (!max.ok()) {
-      GetLogger("client")->warn("max offset of {}: {}", protocol::ToString(mq),
-                                max.status().ToString());
-      return -1;
-    }
-    return *max;
-  };
-  switch (config_.consume_from_where) {
-    case apogee::ConsumeFromWhere::kFirstOffset:
-      return 0;
-    case apogee::ConsumeFromWhere::kTimestamp: {
-      if (retry) return max_offset();
-      auto addr = MasterAddress(mq);
-      if (!addr.ok()) return -1;
-      auto found = instance_->api().SearchOffset(*addr, mq.topic, mq.queue_id,
-                                                 ConsumeTimestampMillis(), instance_->api_timeout());
-      if (!found.ok()) {
-        GetLogger("client")->warn("search offset of {}: {}", protocol::ToString(mq),
-                                  found.status().ToString());
-        return -1;
-      }
-      return *found;
-    }
-    case apogee::ConsumeFromWhere::kLastOffset:
-      break;
-  }
-  return retry ? 0 : max_offset();
+  return ComputeStartOffset(*offset_store_, *instance_, *access_, mq, ConsumeFromWhere(),
+                            ConsumeTimestampMillis());
 }
 
 void PushConsumerImpl::DispatchPullRequests(std::vector<PullRequest> requests) {
