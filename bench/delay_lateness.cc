@@ -88,16 +88,18 @@ RemotingCommand Request(int32_t code, const H& header) {
 }
 
 struct Sample {
-  int64_t due = 0;       // ms
-  int64_t stored = -1;   // store time of the delivered copy
-  int64_t received = -1; // first receipt by a puller
+  int64_t due = 0;        // ms
+  int64_t stored = -1;    // store time of the delivered copy
+  int64_t received = -1;  // first receipt by a puller
 };
 
 struct Stats {
   std::string Line(std::vector<int64_t> v) const {
     if (v.empty()) return "n/a";
     std::sort(v.begin(), v.end());
-    auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))]; };
+    auto at = [&](double q) {
+      return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
+    };
     return std::to_string(at(0.5)) + " / " + std::to_string(at(0.99)) + " / " +
            std::to_string(v.back());
   }

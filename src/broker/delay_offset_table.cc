@@ -88,8 +88,8 @@ Status DelayOffsetTable::Decode(std::string_view text) {
       const std::string path = "offsetTable." + key;
       std::optional<int32_t> level = ParseInt32(key);
       if (!level || *level < 1) {
-        return Status::Corruption(fmt::format("delayOffset.json: {}: the key is not a delay level",
-                                              path));
+        return Status::Corruption(
+            fmt::format("delayOffset.json: {}: the key is not a delay level", path));
       }
       APOGEE_ASSIGN_OR_RETURN(int64_t offset, json::AsInt64(m->value, path));
       if (offset < 0) {

@@ -57,8 +57,8 @@ bool RedirectDelayed(const store::DelayLevelTable& levels, const MessageRoute& r
 
 void RedirectToHalf(const MessageRoute& route) {
   SaveRealTopic(route);
-  *route.sys_flag = (*route.sys_flag & ~message::kTransactionTypeMask) |
-                    message::kTransactionNotType;
+  *route.sys_flag =
+      (*route.sys_flag & ~message::kTransactionTypeMask) | message::kTransactionNotType;
   *route.topic = std::string(kTransHalfTopic);
   *route.queue_id = 0;
 }
@@ -88,7 +88,8 @@ Result<bool> RedirectTimer(int64_t now_ms, int64_t max_delay_ms, bool enabled,
     // and an over-long delay is still refused below.
     const int64_t limit_ms = max_delay_ms + 1;
     if (key == message::kPropertyTimerDelaySec) {
-      deliver_ms = now_ms + std::clamp<int64_t>(*number, -limit_ms / 1000, limit_ms / 1000 + 1) * 1000;
+      deliver_ms =
+          now_ms + std::clamp<int64_t>(*number, -limit_ms / 1000, limit_ms / 1000 + 1) * 1000;
     } else if (key == message::kPropertyTimerDelayMs) {
       deliver_ms = now_ms + std::clamp<int64_t>(*number, -limit_ms, limit_ms);
     } else {
@@ -103,9 +104,9 @@ Result<bool> RedirectTimer(int64_t now_ms, int64_t max_delay_ms, bool enabled,
   }
   if (*deliver_ms <= now_ms) return false;  // due already: stored as a plain message
   if (*deliver_ms - now_ms > max_delay_ms) {
-    return Status::InvalidArgument(fmt::format(
-        "timer message delivery time {} is {} ms ahead, beyond timerMaxDelaySec ({} s)",
-        *deliver_ms, *deliver_ms - now_ms, max_delay_ms / 1000));
+    return Status::InvalidArgument(
+        fmt::format("timer message delivery time {} is {} ms ahead, beyond timerMaxDelaySec ({} s)",
+                    *deliver_ms, *deliver_ms - now_ms, max_delay_ms / 1000));
   }
   (void)props.Set(message::kPropertyTimerOutMs, std::to_string(*deliver_ms));
   SaveRealTopic(route);

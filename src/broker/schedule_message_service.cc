@@ -23,8 +23,8 @@ constexpr int32_t kBatch = 32;
 
 ScheduleMessageService::ScheduleMessageService(store::MessageStore* store,
                                                store::DelayLevelTable levels,
-                                               DelayOffsetTable* offsets,
-                                               int64_t flush_interval_ms, const Clock* clock)
+                                               DelayOffsetTable* offsets, int64_t flush_interval_ms,
+                                               const Clock* clock)
     : ServiceThread("ScheduleMessageService"),
       store_(store),
       levels_(std::move(levels)),

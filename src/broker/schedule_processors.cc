@@ -39,8 +39,8 @@ void InstallServices(BrokerContext& context, env::Env* env) {
     return;
   }
   auto services = std::make_shared<ScheduleServices>();
-  services->offsets = std::make_unique<DelayOffsetTable>(
-      env, settings->ConfigDir() + "/delayOffset.json");
+  services->offsets =
+      std::make_unique<DelayOffsetTable>(env, settings->ConfigDir() + "/delayOffset.json");
   services->schedule = std::make_unique<ScheduleMessageService>(
       context.store, std::move(*levels), services->offsets.get(),
       settings->flush_delay_offset_interval);
@@ -51,20 +51,19 @@ void InstallServices(BrokerContext& context, env::Env* env) {
   // Wake the services when their topics get new messages; keep feeding whoever was
   // hooked before (the long-polling hold service).
   MessageArrivingHook previous = std::move(context.message_arriving_hook);
-  context.message_arriving_hook = [weak = std::weak_ptr<ScheduleServices>(services),
-                                   previous = std::move(previous)](
-                                      std::string_view topic, int32_t queue_id,
-                                      int64_t next_queue_offset) {
-    if (previous) previous(topic, queue_id, next_queue_offset);
-    if (topic != kScheduleTopic && topic != kTimerTopic) return;
-    if (auto s = weak.lock()) {
-      if (topic == kScheduleTopic) {
-        s->schedule->NotifyArrival();
-      } else {
-        s->timer->NotifyArrival();
-      }
-    }
-  };
+  context.message_arriving_hook =
+      [weak = std::weak_ptr<ScheduleServices>(services), previous = std::move(previous)](
+          std::string_view topic, int32_t queue_id, int64_t next_queue_offset) {
+        if (previous) previous(topic, queue_id, next_queue_offset);
+        if (topic != kScheduleTopic && topic != kTimerTopic) return;
+        if (auto s = weak.lock()) {
+          if (topic == kScheduleTopic) {
+            s->schedule->NotifyArrival();
+          } else {
+            s->timer->NotifyArrival();
+          }
+        }
+      };
 
   // Delivery is a master's job: a slave's delay offsets come from its master (issue #6).
   const bool slave = settings->IsSlave();
@@ -78,9 +77,11 @@ void InstallServices(BrokerContext& context, env::Env* env) {
   });
   context.AddShutdownHook([services] {
     Status s = services->schedule->Shutdown();
-    if (!s.ok()) GetLogger("broker")->error("delayOffset.json not written at shutdown: {}", s.ToString());
+    if (!s.ok())
+      GetLogger("broker")->error("delayOffset.json not written at shutdown: {}", s.ToString());
     s = services->timer->Shutdown();
-    if (!s.ok()) GetLogger("broker")->error("timerOffset.json not written at shutdown: {}", s.ToString());
+    if (!s.ok())
+      GetLogger("broker")->error("timerOffset.json not written at shutdown: {}", s.ToString());
   });
 }
 

@@ -20,6 +20,6 @@ namespace apogee::broker {
 struct BrokerContext;
 
 void RegisterScheduleProcessors(BrokerContext& context, remoting::RemotingServer& server,
-                           env::Env* env);
+                                env::Env* env);
 
 }  // namespace apogee::broker

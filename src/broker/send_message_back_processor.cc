@@ -153,10 +153,10 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
         }
         ResponseCodeAndRemark mapped =
             MapPutStatus(result.status, store->unwritable_reason(), max_size);
-        responder.SendCode(rc::kSystemError,
-                           fmt::format("send back to {} failed: {}", owned->first.topic,
-                                       mapped.remark.empty() ? "store refused the message"
-                                                             : mapped.remark));
+        responder.SendCode(
+            rc::kSystemError,
+            fmt::format("send back to {} failed: {}", owned->first.topic,
+                        mapped.remark.empty() ? "store refused the message" : mapped.remark));
       });
 }
 

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/logging.h"
 #include "base/strong_types.h"
-#include "base/clock.h"
 #include "broker/broker_config.h"
 #include "broker/message_redirect.h"
 #include "broker/permission.h"
@@ -123,7 +123,8 @@ SendMessageProcessor::~SendMessageProcessor() = default;
 
 message::HostAddress SendMessageProcessor::BornHost(const remoting::Responder& responder) const {
   if (responder.channel()) {
-    Result<message::HostAddress> born = message::HostAddress::Parse(responder.channel()->RemoteAddress());
+    Result<message::HostAddress> born =
+        message::HostAddress::Parse(responder.channel()->RemoteAddress());
     if (born.ok()) return *born;
   }
   return message::HostAddress::IPv4(0, 0, 0, 0, 0);
@@ -136,7 +137,8 @@ void SendMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Res
   response.ext_fields.Set(kMsgRegion, settings->region_id);
   response.ext_fields.Set(kTraceOn, settings->trace_on ? "true" : "false");
 
-  Result<protocol::SendMessageRequestHeader> header = protocol::DecodeSendMessageRequestHeader(request);
+  Result<protocol::SendMessageRequestHeader> header =
+      protocol::DecodeSendMessageRequestHeader(request);
   if (!header.ok()) {
     Refuse(&response, rc::kSystemError,
            fmt::format("malformed send request header (code {}): {}", request.code,
@@ -190,8 +192,8 @@ bool SendMessageProcessor::CheckAndResolve(const BrokerSettings& settings,
   if (!config) {
     int32_t topic_sys_flag = 0;
     if (header.unit_mode) {
-      topic_sys_flag = StartsWith(topic, kRetryGroupTopicPrefix) ? kTopicSysFlagUnitSub
-                                                                 : kTopicSysFlagUnit;
+      topic_sys_flag =
+          StartsWith(topic, kRetryGroupTopicPrefix) ? kTopicSysFlagUnitSub : kTopicSysFlagUnit;
     }
     const std::string remote = responder.channel() ? responder.channel()->RemoteAddress() : "";
     Result<protocol::TopicConfig> created = topics.CreateTopicInSendMessageMethod(
@@ -358,8 +360,7 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
       });
 }
 
-void SendMessageProcessor::SendBatch(const BrokerSettings& settings,
-                                     const RemotingCommand& request,
+void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const RemotingCommand& request,
                                      const protocol::SendMessageRequestHeader& header,
                                      Target target, RemotingCommand response,
                                      remoting::Responder responder) {
@@ -443,37 +444,37 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings,
     // message's physical offset, hence its msgId.
     Result<size_t> size = message::RecordSize(fields);
     if (!size.ok()) {
-      return refuse(rc::kMessageIllegal,
-                    fmt::format("batch message {} cannot be stored: {}", i, size.status().message()));
+      return refuse(rc::kMessageIllegal, fmt::format("batch message {} cannot be stored: {}", i,
+                                                     size.status().message()));
     }
     record_sizes.push_back(static_cast<int64_t>(*size));
     batch.push_back(fields);
   }
 
   store::MessageStore* store = context_->store;
-  store->PutMessages(
-      std::move(batch), WaitStoreMsgOk(batch_props),
-      [store, store_host = store_host_, queue_id = target.queue_id, max_size,
-       record_sizes = std::move(record_sizes), transaction_id = std::move(transaction_id),
-       response = std::move(response),
-       responder = std::move(responder)](const store::PutResult& result) mutable {
-        ResponseCodeAndRemark mapped =
-            MapPutStatus(result.status, store->unwritable_reason(), max_size);
-        response.code = mapped.code;
-        if (store::PutStatusStored(result.status)) {
-          std::vector<std::string> msg_ids;
-          msg_ids.reserve(record_sizes.size());
-          int64_t offset = result.wrote_offset.value();
-          for (int64_t size : record_sizes) {
-            msg_ids.push_back(message::CreateOffsetMsgId(store_host, offset));
-            offset += size;
-          }
-          FillStoredHeader(message::JoinMsgIds(msg_ids), queue_id, result.queue_offset.value(),
-                           std::move(transaction_id), &response);
-        }
-        if (!mapped.remark.empty()) response.remark = std::move(mapped.remark);
-        responder.Send(std::move(response));
-      });
+  store->PutMessages(std::move(batch), WaitStoreMsgOk(batch_props),
+                     [store, store_host = store_host_, queue_id = target.queue_id, max_size,
+                      record_sizes = std::move(record_sizes),
+                      transaction_id = std::move(transaction_id), response = std::move(response),
+                      responder = std::move(responder)](const store::PutResult& result) mutable {
+                       ResponseCodeAndRemark mapped =
+                           MapPutStatus(result.status, store->unwritable_reason(), max_size);
+                       response.code = mapped.code;
+                       if (store::PutStatusStored(result.status)) {
+                         std::vector<std::string> msg_ids;
+                         msg_ids.reserve(record_sizes.size());
+                         int64_t offset = result.wrote_offset.value();
+                         for (int64_t size : record_sizes) {
+                           msg_ids.push_back(message::CreateOffsetMsgId(store_host, offset));
+                           offset += size;
+                         }
+                         FillStoredHeader(message::JoinMsgIds(msg_ids), queue_id,
+                                          result.queue_offset.value(), std::move(transaction_id),
+                                          &response);
+                       }
+                       if (!mapped.remark.empty()) response.remark = std::move(mapped.remark);
+                       responder.Send(std::move(response));
+                     });
 }
 
 }  // namespace apogee::broker

@@ -93,7 +93,8 @@ Status TimerProgress::Decode(std::string_view text) {
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "timerOffset.json", &doc));
   int64_t commit = 0;
   APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "commitOffset", "commitOffset", &commit, true));
-  if (commit < 0) return Status::Corruption(fmt::format("timerOffset.json: commitOffset {} < 0", commit));
+  if (commit < 0)
+    return Status::Corruption(fmt::format("timerOffset.json: commitOffset {} < 0", commit));
   APOGEE_ASSIGN_OR_RETURN(const json::Value* ranges,
                           json::FindArray(doc, "deliveredRanges", "deliveredRanges"));
   TimerProgress loaded;
@@ -139,9 +140,10 @@ Status TimerMessageService::Start() {
     progress_ = std::move(loaded);
     const int64_t min = store_->GetMinOffsetInQueue(kTimerTopic, kTimerQueueId);
     if (progress_.commit_offset() < min) {
-      GetLogger("broker")->warn("timer: commitOffset {} is below the queue's min offset {}; "
-                                "the entries in between were removed",
-                                progress_.commit_offset(), min);
+      GetLogger("broker")->warn(
+          "timer: commitOffset {} is below the queue's min offset {}; "
+          "the entries in between were removed",
+          progress_.commit_offset(), min);
       progress_.AdvanceCommitOffset(min);
     }
     scanned_to_ = progress_.commit_offset();
@@ -258,8 +260,7 @@ int64_t TimerMessageService::DeliverDueLocked(int64_t now_ms) {
     progress_.MarkDelivered(queue_offset);
     dirty_ = true;
   }
-  progress_.AdvanceCommitOffset(pending_offsets_.empty() ? scanned_to_
-                                                         : *pending_offsets_.begin());
+  progress_.AdvanceCommitOffset(pending_offsets_.empty() ? scanned_to_ : *pending_offsets_.begin());
   return pending_.empty() ? INT64_MAX : pending_.begin()->first;
 }
 

@@ -91,7 +91,7 @@ class TimerMessageService : private ServiceThread {
 
  private:
   void Run() override;
-  void ScanNewEntries();                // mu_ held
+  void ScanNewEntries();                     // mu_ held
   int64_t DeliverDueLocked(int64_t now_ms);  // mu_ held
 
   store::MessageStore* store_;
@@ -99,11 +99,11 @@ class TimerMessageService : private ServiceThread {
   const int64_t flush_interval_ms_;
   const Clock* clock_;
   mutable std::mutex mu_;
-  TimerProgress progress_;                             // guarded by mu_
-  int64_t scanned_to_ = 0;                             // guarded by mu_
-  std::set<std::pair<int64_t, int64_t>> pending_;      // (deliver ms, queue offset); mu_
-  std::set<int64_t> pending_offsets_;                  // guarded by mu_
-  bool dirty_ = false;                                 // guarded by mu_
+  TimerProgress progress_;                         // guarded by mu_
+  int64_t scanned_to_ = 0;                         // guarded by mu_
+  std::set<std::pair<int64_t, int64_t>> pending_;  // (deliver ms, queue offset); mu_
+  std::set<int64_t> pending_offsets_;              // guarded by mu_
+  bool dirty_ = false;                             // guarded by mu_
   std::atomic<int64_t> delivered_{0};
   bool started_ = false;
 };

@@ -176,7 +176,8 @@ TEST_F(BrokerRetryDelayTest, FailedMessageIsRetriedThenDeadLettered) {
 TEST_F(BrokerRetryDelayTest, DelayedMessagesSurviveACleanRestartExactlyOnce) {
   // Level 12 = 3 s: the broker is restarted while they wait.
   const int64_t sent_at = NowMillis();
-  for (int i = 0; i < 20; ++i) MustSend(Send("RdDelay", 0, "m" + std::to_string(i), {{"DELAY", "12"}}));
+  for (int i = 0; i < 20; ++i)
+    MustSend(Send("RdDelay", 0, "m" + std::to_string(i), {{"DELAY", "12"}}));
   EXPECT_EQ(MaxOffset("RdDelay", 0), 0);
   ASSERT_EQ(broker_.Stop(), 0) << broker_.ReadLog();
   ASSERT_TRUE(broker_.Start(""));
@@ -195,8 +196,10 @@ TEST_F(BrokerRetryDelayTest, DelayedMessagesSurviveACleanRestartExactlyOnce) {
 
 TEST_F(BrokerRetryDelayTest, DelayedMessagesSurviveSigkill) {
   const int64_t sent_at = NowMillis();
-  for (int i = 0; i < 10; ++i) MustSend(Send("RdKill", 1, "early" + std::to_string(i), {{"DELAY", "1"}}));
-  for (int i = 0; i < 10; ++i) MustSend(Send("RdKill", 1, "late" + std::to_string(i), {{"DELAY", "13"}}));
+  for (int i = 0; i < 10; ++i)
+    MustSend(Send("RdKill", 1, "early" + std::to_string(i), {{"DELAY", "1"}}));
+  for (int i = 0; i < 10; ++i)
+    MustSend(Send("RdKill", 1, "late" + std::to_string(i), {{"DELAY", "13"}}));
   // The 1 s ones are delivered, then the broker dies before the 4 s ones are due.
   ASSERT_TRUE(WaitUntil([&] { return PullAll("RdKill", 1).size() == 10; }, 10s));
   ASSERT_TRUE(broker_.process().Signal(SIGKILL));

@@ -72,10 +72,10 @@ TEST(MessageRedirectTest, TimerPropertiesGiveTheExactDeliveryTime) {
     const char* value;
     int64_t expected;
   };
-  for (const Case& c : {Case{"TIMER_DELIVER_MS", "1700000001500", now + 1500},
-                        Case{"TIMER_DELAY_SEC", "7", now + 7000},
-                        Case{"TIMER_DELAY_MS", "2345", now + 2345},
-                        Case{"__STARTDELIVERTIME", "1700000009999", now + 9999}}) {
+  for (const Case& c :
+       {Case{"TIMER_DELIVER_MS", "1700000001500", now + 1500},
+        Case{"TIMER_DELAY_SEC", "7", now + 7000}, Case{"TIMER_DELAY_MS", "2345", now + 2345},
+        Case{"__STARTDELIVERTIME", "1700000009999", now + 9999}}) {
     MessageExt m = Msg({{c.key, c.value}});
     auto r = RedirectTimer(now, max, true, RouteOf(&m));
     ASSERT_TRUE(r.ok()) << c.key << ": " << r.status().ToString();

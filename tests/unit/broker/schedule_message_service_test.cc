@@ -42,7 +42,8 @@ class ScheduleMessageServiceTest : public ::testing::Test {
     EXPECT_TRUE(r && r->code == rc::kSuccess);
     harness_.WaitDispatched();
     const int32_t schedule_queue = level - 1;
-    const int64_t offset = harness_.store->GetMaxOffsetInQueue("SCHEDULE_TOPIC_XXXX", schedule_queue) - 1;
+    const int64_t offset =
+        harness_.store->GetMaxOffsetInQueue("SCHEDULE_TOPIC_XXXX", schedule_queue) - 1;
     return harness_.store->GetMessageStoreTimestamp("SCHEDULE_TOPIC_XXXX", schedule_queue, offset);
   }
 
@@ -59,8 +60,8 @@ class ScheduleMessageServiceTest : public ::testing::Test {
 
   std::unique_ptr<ScheduleMessageService> Service() {
     return std::make_unique<ScheduleMessageService>(
-        harness_.store.get(), store::DelayLevelTable::Parse("1s 2s 5s").value(), &offsets_,
-        10000, Clock::Real());
+        harness_.store.get(), store::DelayLevelTable::Parse("1s 2s 5s").value(), &offsets_, 10000,
+        Clock::Real());
   }
 
   BrokerHarness harness_;
@@ -123,8 +124,8 @@ TEST_F(ScheduleMessageServiceTest, OffsetsSurviveARestartAndDeliveryResumes) {
   SendDelayed("first", 3, 1);
   auto service = Service();
   ASSERT_TRUE(service->Start().ok());
-  ASSERT_TRUE(apogee::testing::WaitUntil([&] { return Read(3).size() == 1; },
-                                         std::chrono::seconds(5)));
+  ASSERT_TRUE(
+      apogee::testing::WaitUntil([&] { return Read(3).size() == 1; }, std::chrono::seconds(5)));
   ASSERT_TRUE(service->Shutdown().ok());
   auto content = env::ReadFileToString(harness_.env.get(), "/store/config/delayOffset.json");
   ASSERT_TRUE(content.ok());
@@ -134,14 +135,13 @@ TEST_F(ScheduleMessageServiceTest, OffsetsSurviveARestartAndDeliveryResumes) {
   // message is not delivered twice, a new one is delivered when due.
   DelayOffsetTable reloaded(harness_.env.get(), "/store/config/delayOffset.json");
   ScheduleMessageService again(harness_.store.get(),
-                               store::DelayLevelTable::Parse("1s 2s 5s").value(), &reloaded,
-                               10000);
+                               store::DelayLevelTable::Parse("1s 2s 5s").value(), &reloaded, 10000);
   ASSERT_TRUE(again.Start().ok());
   EXPECT_EQ(reloaded.Get(1), 1);
   SendDelayed("second", 3, 1);
   again.NotifyArrival();  // the broker's arrival hook does this
-  ASSERT_TRUE(apogee::testing::WaitUntil([&] { return Read(3).size() == 2; },
-                                         std::chrono::seconds(5)));
+  ASSERT_TRUE(
+      apogee::testing::WaitUntil([&] { return Read(3).size() == 2; }, std::chrono::seconds(5)));
   EXPECT_EQ(Read(3)[1].body, "second");
   ASSERT_TRUE(again.Shutdown().ok());
 }

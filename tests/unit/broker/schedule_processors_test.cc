@@ -10,9 +10,9 @@
 #include "message/message_record.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
+#include "remoting/executor.h"
 #include "remoting/remoting_client.h"
 #include "remoting/remoting_server.h"
-#include "remoting/executor.h"
 #include "send_pull_test_util.h"
 
 namespace apogee::broker {
@@ -41,8 +41,10 @@ class ScheduleProcessorsTest : public ::testing::Test {
     main_ = std::make_unique<remoting::RemotingServer>(options);
     fast_ = std::make_unique<remoting::RemotingServer>(options);
     harness_.context.fast_server = fast_.get();
-    harness_.context.executors.send = std::make_shared<remoting::ThreadPoolExecutor>("send", 2, 100);
-    harness_.context.executors.pull = std::make_shared<remoting::ThreadPoolExecutor>("pull", 2, 100);
+    harness_.context.executors.send =
+        std::make_shared<remoting::ThreadPoolExecutor>("send", 2, 100);
+    harness_.context.executors.pull =
+        std::make_shared<remoting::ThreadPoolExecutor>("pull", 2, 100);
     for (remoting::RemotingServer* server : {main_.get(), fast_.get()}) {
       RegisterSendPullProcessors(harness_.context, *server, harness_.env.get());
       RegisterScheduleProcessors(harness_.context, *server, harness_.env.get());
@@ -103,7 +105,8 @@ TEST_F(ScheduleProcessorsTest, DelayedMessageArrivesAfterItsDelayNotBefore) {
 }
 
 TEST_F(ScheduleProcessorsTest, SendBackIsServedOnBothPorts) {
-  auto sent = client_.InvokeSync(MainAddr(), SendRequest("T", 0, "fail me"), std::chrono::seconds(5));
+  auto sent =
+      client_.InvokeSync(MainAddr(), SendRequest("T", 0, "fail me"), std::chrono::seconds(5));
   ASSERT_TRUE(sent.ok());
   const int64_t offset = message::ParseOffsetMsgId(Ext(*sent, "msgId"))->physical_offset;
   for (const std::string& addr : {MainAddr(), FastAddr()}) {

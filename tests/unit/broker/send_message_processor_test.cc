@@ -52,7 +52,9 @@ TEST_F(SendMessageProcessorTest, SendV2StoresAndAnswersEveryHeaderField) {
   EXPECT_EQ(r->opaque, 7);
   EXPECT_EQ(Ext(*r, "queueId"), "2");
   EXPECT_EQ(Ext(*r, "queueOffset"), "0");
-  EXPECT_EQ(Ext(*r, "transactionId"), "7F0000010001000000000000000" "12");
+  EXPECT_EQ(Ext(*r, "transactionId"),
+            "7F0000010001000000000000000"
+            "12");
   EXPECT_EQ(Ext(*r, "MSG_REGION"), "DefaultRegion");
   EXPECT_EQ(Ext(*r, "TRACE_ON"), "true");
   auto id = message::ParseOffsetMsgId(Ext(*r, "msgId"));
@@ -288,7 +290,6 @@ TEST_F(SendWithoutAutoCreateTest, RetryTopicOfUnknownGroupIsRefused) {
   EXPECT_EQ(r->code, rc::kSubscriptionGroupNotExist);
   EXPECT_NE(r->remark->find("nogroup"), std::string::npos);
 }
-
 
 // ---- redirects (message_redirect.h) ----------------------------------------------------
 

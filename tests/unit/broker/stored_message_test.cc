@@ -53,7 +53,8 @@ TEST_F(StoredMessageTest, DeliversAParkedMessageToItsRealQueue) {
   ASSERT_TRUE(props.Set("DELAY", "1").ok());
   request.ext_fields.Set("i", props.Encode());
   Send(std::move(request));
-  store::GetMessageResult parked = harness_.store->GetMessages("SCHEDULE_TOPIC_XXXX", 0, 0, 1, 1 << 20);
+  store::GetMessageResult parked =
+      harness_.store->GetMessages("SCHEDULE_TOPIC_XXXX", 0, 0, 1, 1 << 20);
   ASSERT_EQ(parked.messages.size(), 1u);
   std::string why;
   EXPECT_EQ(DeliverParkedMessage(harness_.store.get(), parked.messages[0], &why),

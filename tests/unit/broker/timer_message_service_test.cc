@@ -136,8 +136,8 @@ TEST_F(TimerMessageServiceTest, TheThreadDeliversWhenDue) {
   const int64_t deliver = NowMillis() + 300;
   SendTimer("soon", deliver);
   service->NotifyArrival();
-  ASSERT_TRUE(apogee::testing::WaitUntil([&] { return Bodies().size() == 1; },
-                                         std::chrono::seconds(5)));
+  ASSERT_TRUE(
+      apogee::testing::WaitUntil([&] { return Bodies().size() == 1; }, std::chrono::seconds(5)));
   EXPECT_GE(NowMillis(), deliver);
   ASSERT_TRUE(service->Shutdown().ok());
 }
