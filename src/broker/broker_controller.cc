@@ -287,6 +287,8 @@ Status BrokerController::Impl::Initialize() {
         if (context_.message_arriving_hook) {
           context_.message_arriving_hook(topic, queue_id, next_offset);
         }
+        // New records: wake the HA writers instead of letting them sleep out their 100 ms.
+        if (ha_service_) ha_service_->NotifyTransfer();
       });
 
   InitializeHa(*s);

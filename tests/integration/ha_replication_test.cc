@@ -185,13 +185,13 @@ TEST_F(HaReplicationTest, SlaveCopiesTopicsAndConsumerOffsetsFromItsMaster) {
   const std::string topics = set->slave().config_dir() + "/topics.json";
   const std::string offsets = set->slave().config_dir() + "/consumerOffset.json";
   EXPECT_TRUE(WaitUntil(
-      [&] { return ReadFileOrEmpty(topics).find("SyncedTopic") != std::string::npos; }, 20s))
+      [&] { return ReadFileOrEmpty(topics).find("SyncedTopic") != std::string::npos; }, 40s))
       << set->slave().ReadLog();
   EXPECT_TRUE(WaitUntil(
       [&] {
         return ReadFileOrEmpty(offsets).find("SyncedTopic@SyncedGroup") != std::string::npos;
       },
-      20s))
+      40s))
       << ReadFileOrEmpty(offsets);
   // The slave answers offset queries from the copy.
   protocol::QueryConsumerOffsetRequestHeader q;
