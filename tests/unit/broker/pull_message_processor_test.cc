@@ -365,5 +365,72 @@ TEST_F(PullUnknownGroupTest, GroupMustExistWhenNotAutoCreated) {
   EXPECT_NE(r->remark->find("CG"), std::string::npos);
 }
 
+// ---- slave reads (suggestWhichBrokerId; Java's PullMessageProcessor + isInDisk) ----
+
+BrokerSettings SlaveReadSettings(bool slave_read_enable, int32_t in_memory_ratio,
+                                 const std::string& role = "ASYNC_MASTER") {
+  BrokerSettings s = TestSettings();
+  s.slave_read_enable = slave_read_enable;
+  s.store.access_message_in_memory_max_ratio = in_memory_ratio;
+  s.store.broker_role = role;
+  return s;
+}
+
+class FarBehindPullTest : public PullMessageProcessorTest {
+ protected:
+  // A ratio of 0: no message counts as "in memory", so every read is far behind.
+  FarBehindPullTest() : PullMessageProcessorTest(SlaveReadSettings(true, 0)) {}
+};
+
+TEST_F(FarBehindPullTest, MasterSendsAFarBehindConsumerToTheSlave) {
+  for (int i = 0; i < 3; ++i) Send(1, "m" + std::to_string(i));
+  harness_.WaitDispatched();
+  auto r = Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess);
+  // whichBrokerWhenConsumeSlowly of the group: 1 by default.
+  EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "1");
+}
+
+class InMemoryPullTest : public PullMessageProcessorTest {
+ protected:
+  InMemoryPullTest() : PullMessageProcessorTest(SlaveReadSettings(true, 100)) {}
+};
+
+TEST_F(InMemoryPullTest, MasterKeepsAConsumerThatReadsFromMemory) {
+  Send(1, "m");
+  harness_.WaitDispatched();
+  auto r = Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess);
+  EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "0");
+}
+
+class NoSlaveReadPullTest : public PullMessageProcessorTest {
+ protected:
+  NoSlaveReadPullTest() : PullMessageProcessorTest(SlaveReadSettings(false, 0)) {}
+};
+
+TEST_F(NoSlaveReadPullTest, WithoutSlaveReadEnableTheMasterAlwaysSuggestsItself) {
+  Send(1, "m");
+  harness_.WaitDispatched();
+  auto r = Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription));
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, rc::kSuccess);
+  EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "0");
+}
+
+class SlaveWithoutReadsPullTest : public PullMessageProcessorTest {
+ protected:
+  SlaveWithoutReadsPullTest() : PullMessageProcessorTest(SlaveReadSettings(false, 40, "SLAVE")) {}
+};
+
+TEST_F(SlaveWithoutReadsPullTest, SlaveSendsTheConsumerBackToTheMaster) {
+  auto r = Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription, "*", 0));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kPullRetryImmediately);
+  EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "0");
+}
+
 }  // namespace
 }  // namespace apogee::broker
