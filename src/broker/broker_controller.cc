@@ -305,13 +305,14 @@ Status BrokerController::Impl::Initialize() {
 Status BrokerController::Impl::Start() {
   if (!initialized_) return Status::Aborted("BrokerController::Start before Initialize");
   APOGEE_RETURN_IF_ERROR(store_->Start());
-  APOGEE_RETURN_IF_ERROR(StartHa());
   for (const auto& hook : context_.start_hooks) APOGEE_RETURN_IF_ERROR(hook());
 
   Status s = server_->Start();
   if (!s.ok()) return s.Prefixed("start remoting server");
   s = fast_server_->Start();
   if (!s.ok()) return s.Prefixed("start fast remoting server (listenPort - 2)");
+  // HA after the client ports, so a busy listenPort is the error reported first.
+  APOGEE_RETURN_IF_ERROR(StartHa());
   started_ = true;
 
   outer_api_->Start();
