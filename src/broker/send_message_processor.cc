@@ -346,10 +346,10 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
   context_->store->PutMessage(
       fields, WaitStoreMsgOk(props),
       [store, store_host = store_host_, queue_id = target.queue_id, uniq_key = std::move(uniq_key),
-       max_size, response = std::move(response),
+       max_size, strict_ack = settings.strict_ack_enable, response = std::move(response),
        responder = std::move(responder)](const store::PutResult& result) mutable {
         ResponseCodeAndRemark mapped =
-            MapPutStatus(result.status, store->unwritable_reason(), max_size);
+            MapPutStatus(result.status, store->unwritable_reason(), max_size, strict_ack);
         response.code = mapped.code;
         if (store::PutStatusStored(result.status)) {
           FillStoredHeader(message::CreateOffsetMsgId(store_host, result.wrote_offset.value()),
@@ -452,29 +452,29 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
   }
 
   store::MessageStore* store = context_->store;
-  store->PutMessages(std::move(batch), WaitStoreMsgOk(batch_props),
-                     [store, store_host = store_host_, queue_id = target.queue_id, max_size,
-                      record_sizes = std::move(record_sizes),
-                      transaction_id = std::move(transaction_id), response = std::move(response),
-                      responder = std::move(responder)](const store::PutResult& result) mutable {
-                       ResponseCodeAndRemark mapped =
-                           MapPutStatus(result.status, store->unwritable_reason(), max_size);
-                       response.code = mapped.code;
-                       if (store::PutStatusStored(result.status)) {
-                         std::vector<std::string> msg_ids;
-                         msg_ids.reserve(record_sizes.size());
-                         int64_t offset = result.wrote_offset.value();
-                         for (int64_t size : record_sizes) {
-                           msg_ids.push_back(message::CreateOffsetMsgId(store_host, offset));
-                           offset += size;
-                         }
-                         FillStoredHeader(message::JoinMsgIds(msg_ids), queue_id,
-                                          result.queue_offset.value(), std::move(transaction_id),
-                                          &response);
-                       }
-                       if (!mapped.remark.empty()) response.remark = std::move(mapped.remark);
-                       responder.Send(std::move(response));
-                     });
+  store->PutMessages(
+      std::move(batch), WaitStoreMsgOk(batch_props),
+      [store, store_host = store_host_, queue_id = target.queue_id, max_size,
+       strict_ack = settings.strict_ack_enable, record_sizes = std::move(record_sizes),
+       transaction_id = std::move(transaction_id), response = std::move(response),
+       responder = std::move(responder)](const store::PutResult& result) mutable {
+        ResponseCodeAndRemark mapped =
+            MapPutStatus(result.status, store->unwritable_reason(), max_size, strict_ack);
+        response.code = mapped.code;
+        if (store::PutStatusStored(result.status)) {
+          std::vector<std::string> msg_ids;
+          msg_ids.reserve(record_sizes.size());
+          int64_t offset = result.wrote_offset.value();
+          for (int64_t size : record_sizes) {
+            msg_ids.push_back(message::CreateOffsetMsgId(store_host, offset));
+            offset += size;
+          }
+          FillStoredHeader(message::JoinMsgIds(msg_ids), queue_id, result.queue_offset.value(),
+                           std::move(transaction_id), &response);
+        }
+        if (!mapped.remark.empty()) response.remark = std::move(mapped.remark);
+        responder.Send(std::move(response));
+      });
 }
 
 }  // namespace apogee::broker
