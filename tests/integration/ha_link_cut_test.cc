@@ -107,5 +107,21 @@ TEST_F(HaLinkCutTest, DroppedLinkNeverYieldsPlainSendOk) {
   ExpectRecovery();
 }
 
+TEST_F(HaLinkCutTest, StrictAcksFailSendsWhileTheLinkIsCut) {
+  StartSet(true);
+  set_->proxy().Drop();
+  ExpectCutAnswers({rc::kSystemError});
+  set_->proxy().Resume();
+  ExpectRecovery();
+}
+
+TEST_F(HaLinkCutTest, StrictAcksFailSendsWhileTheLinkIsStalled) {
+  StartSet(true);
+  set_->proxy().Stall();
+  ExpectCutAnswers({rc::kSystemError});
+  set_->proxy().Resume();
+  ExpectRecovery();
+}
+
 }  // namespace
 }  // namespace apogee::testing
