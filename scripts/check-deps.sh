@@ -17,7 +17,9 @@ declare -A allowed=(
   [namesrv]="base remoting protocol"
   [client]="base remoting protocol message"
   [broker]="base store ha remoting protocol message env"
-  [admin]="base client protocol"
+  # admin also reads message records and msgIds (queryMsgById/ByOffset, consumeMessage),
+  # as Java's tools use common's MessageDecoder; protocol and client already expose message types.
+  [admin]="base client protocol message"
 )
 modules="${!allowed[*]}"
 bad=0
@@ -34,8 +36,11 @@ for mod in "${!allowed[@]}"; do
     esac
   done < <(grep -rHE '^#include "[a-z_]+/' "src/$mod" || true)
 done
-# The public API includes nothing internal.
-if grep -rnE '^#include "(base|env|message|store|protocol|net|remoting|ha|namesrv|broker|client|admin)/' include/ 2>/dev/null; then
+# The public API includes nothing internal, with one deliberate exception: apogee::Status is
+# base's Status (include/apogee/status.h re-exports base/status.h, which needs only the
+# standard library), so errors cross the API and the internals as one type.
+if grep -rnE '^#include "(base|env|message|store|protocol|net|remoting|ha|namesrv|broker|client|admin)/' include/ 2>/dev/null \
+    | grep -vE '^include/apogee/status\.h:[0-9]+:#include "base/status\.h"'; then
   echo "check-deps: include/apogee must not include internal headers"; bad=1
 fi
 [ $bad -eq 0 ] && echo "check-deps: ok"
