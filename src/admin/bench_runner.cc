@@ -49,6 +49,11 @@ Result<BenchSummary> RunBench(const BenchConfig& config, std::ostream& out,
   } else {
     workload = std::make_unique<ConsumerWorkload>(config);
   }
+  return RunWorkload(config, workload.get(), out, interrupted);
+}
+
+Result<BenchSummary> RunWorkload(const BenchConfig& config, BenchWorkload* workload, std::ostream& out,
+                                 const std::atomic<bool>* interrupted) {
   BenchParams params;
   params.mode = config.mode == BenchMode::kProducer ? "producer" : "consumer";
   params.send_mode = std::string(SendModeName(config.send_mode));

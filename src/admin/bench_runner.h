@@ -31,6 +31,11 @@ Status CreateBenchTopic(const BenchConfig& config, std::ostream& out);
 Result<BenchSummary> RunBench(const BenchConfig& config, std::ostream& out,
                               const std::atomic<bool>* interrupted);
 
+// The reporting loop over an already built workload (RunBench's second half; tests use
+// it with a fake workload).
+Result<BenchSummary> RunWorkload(const BenchConfig& config, BenchWorkload* workload, std::ostream& out,
+                                 const std::atomic<bool>* interrupted);
+
 // Monotonic microseconds, the clock every mqbench latency uses.
 int64_t MonotonicMicros();
 
