@@ -223,6 +223,28 @@ bool HaBrokerSet::StartSlave() {
     }
     slave_.SetExtra("haMasterAddress", proxy_->addr());
   }
+  // The slave learns its master's remoting address (for metadata sync) from its first
+  // registration result, which names the master only once the master has registered; until
+  // then the broker guesses haMasterAddress's port - 1, which is the proxy's neighbour here.
+  // So the master registers first.
+  remoting::RemotingClient client;
+  client.Start();
+  const bool registered = WaitUntil(
+      [&] {
+        auto route = QueryRoute(client, namesrv_addr_, "TBW102");
+        if (!route.ok()) return false;
+        for (const auto& bd : route->broker_datas) {
+          if (bd.broker_name == options_.broker_name && bd.broker_addrs.count(0)) return true;
+        }
+        return false;
+      },
+      std::chrono::seconds(30));
+  client.Shutdown();
+  if (!registered) {
+    ADD_FAILURE() << "master " << options_.broker_name << " never registered\n"
+                  << master_.ReadLog();
+    return false;
+  }
   return slave_.Start(namesrv_addr_);
 }
 
