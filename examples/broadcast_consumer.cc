@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
   app.add_option("-n,--namesrv", namesrv, "NameServer addresses, host:port;host:port");
   app.add_option("-t,--topic", topic, "topic");
   app.add_option("-g,--group", group, "consumer group");
-  app.add_option("-i,--instance", instance, "instance name; members on one host need distinct ones");
+  app.add_option("-i,--instance", instance,
+                 "instance name; members on one host need distinct ones");
   CLI11_PARSE(app, argc, argv);
 
   apogee::PushConsumerConfig config;

@@ -4,14 +4,14 @@
 // queues, committing automatically.
 //   lite_pull_consumer -n 127.0.0.1:9876 -t TopicTest -g lite_group
 //   lite_pull_consumer -n 127.0.0.1:9876 -t TopicTest -g lite_group -q 0,1 --seek 0
+#include "apogee/lite_pull_consumer.h"
+
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <string>
 #include <vector>
-
-#include "apogee/lite_pull_consumer.h"
 
 namespace {
 std::atomic<bool> g_stop{false};
@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
   app.add_option("-t,--topic", topic, "topic");
   app.add_option("-g,--group", group, "consumer group");
   app.add_option("-b,--broker", broker, "broker name of the assigned queues");
-  app.add_option("-q,--queues", queues, "assign these queue ids instead of subscribing")->delimiter(',');
+  app.add_option("-q,--queues", queues, "assign these queue ids instead of subscribing")
+      ->delimiter(',');
   app.add_option("--seek", seek, "assign mode: start every queue at this offset");
   CLI11_PARSE(app, argc, argv);
 

@@ -5,6 +5,8 @@
 // Output lines (also what tests/compat/client_mixed_group.test.js reads):
 //   CONSUMED <brokerName> <queueId> <queueOffset> <msgId> <body>
 //   ASSIGNED <brokerName>:<queueId>,...
+#include "apogee/push_consumer.h"
+
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
@@ -13,8 +15,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-
-#include "apogee/push_consumer.h"
 
 namespace {
 std::atomic<bool> g_stop{false};
@@ -53,17 +53,16 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::mutex out_mu;
-  consumer.RegisterMessageListener(
-      [&](const std::vector<apogee::MessageExt>& msgs, apogee::ConsumeConcurrentlyContext&) {
-        std::lock_guard lock(out_mu);
-        for (const auto& m : msgs) {
-          std::printf("CONSUMED %s %d %lld %s %s\n", m.broker_name().c_str(), m.queue_id(),
-                      static_cast<long long>(m.queue_offset()), m.msg_id().c_str(),
-                      m.body().c_str());
-        }
-        std::fflush(stdout);
-        return apogee::ConsumeConcurrentlyStatus::kConsumeSuccess;
-      });
+  consumer.RegisterMessageListener([&](const std::vector<apogee::MessageExt>& msgs,
+                                       apogee::ConsumeConcurrentlyContext&) {
+    std::lock_guard lock(out_mu);
+    for (const auto& m : msgs) {
+      std::printf("CONSUMED %s %d %lld %s %s\n", m.broker_name().c_str(), m.queue_id(),
+                  static_cast<long long>(m.queue_offset()), m.msg_id().c_str(), m.body().c_str());
+    }
+    std::fflush(stdout);
+    return apogee::ConsumeConcurrentlyStatus::kConsumeSuccess;
+  });
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   if (apogee::Status s = consumer.Start(); !s.ok()) {

@@ -45,7 +45,8 @@ std::vector<std::string_view> JavaSplitAt(std::string_view s) {
 }  // namespace
 
 Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueAveragely::Allocate(
-    std::string_view, std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
+    std::string_view, std::string_view current_cid,
+    const std::vector<protocol::MessageQueue>& mq_all,
     const std::vector<std::string>& cid_all) const {
   APOGEE_RETURN_IF_ERROR(CheckInputs(current_cid, mq_all, cid_all));
   std::vector<protocol::MessageQueue> result;
@@ -63,7 +64,8 @@ Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueAveragely::Alloc
 }
 
 Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueAveragelyByCircle::Allocate(
-    std::string_view, std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
+    std::string_view, std::string_view current_cid,
+    const std::vector<protocol::MessageQueue>& mq_all,
     const std::vector<std::string>& cid_all) const {
   APOGEE_RETURN_IF_ERROR(CheckInputs(current_cid, mq_all, cid_all));
   std::vector<protocol::MessageQueue> result;
@@ -83,7 +85,8 @@ uint32_t AllocateMessageQueueConsistentHash::RingHash(std::string_view key) {
 }
 
 Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueConsistentHash::Allocate(
-    std::string_view, std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
+    std::string_view, std::string_view current_cid,
+    const std::vector<protocol::MessageQueue>& mq_all,
     const std::vector<std::string>& cid_all) const {
   APOGEE_RETURN_IF_ERROR(CheckInputs(current_cid, mq_all, cid_all));
   std::vector<protocol::MessageQueue> result;
@@ -116,7 +119,8 @@ Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueByConfig::Alloca
 }
 
 Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueByMachineRoom::Allocate(
-    std::string_view, std::string_view current_cid, const std::vector<protocol::MessageQueue>& mq_all,
+    std::string_view, std::string_view current_cid,
+    const std::vector<protocol::MessageQueue>& mq_all,
     const std::vector<std::string>& cid_all) const {
   std::vector<protocol::MessageQueue> result;
   const int index = IndexOf(cid_all, current_cid);
@@ -138,7 +142,8 @@ Result<std::vector<protocol::MessageQueue>> AllocateMessageQueueByMachineRoom::A
 
 Result<std::vector<protocol::MessageQueue>> AllocateMachineRoomNearby::Allocate(
     std::string_view consumer_group, std::string_view current_cid,
-    const std::vector<protocol::MessageQueue>& mq_all, const std::vector<std::string>& cid_all) const {
+    const std::vector<protocol::MessageQueue>& mq_all,
+    const std::vector<std::string>& cid_all) const {
   APOGEE_RETURN_IF_ERROR(CheckInputs(current_cid, mq_all, cid_all));
   std::vector<protocol::MessageQueue> result;
   if (IndexOf(cid_all, current_cid) < 0) return result;
@@ -148,7 +153,8 @@ Result<std::vector<protocol::MessageQueue>> AllocateMachineRoomNearby::Allocate(
   for (const protocol::MessageQueue& mq : mq_all) {
     std::string room = resolver_.broker_deploy_in(mq);
     if (room.empty()) {
-      return Status::InvalidArgument("allocate: machine room is null for " + protocol::ToString(mq));
+      return Status::InvalidArgument("allocate: machine room is null for " +
+                                     protocol::ToString(mq));
     }
     room_queues[room].push_back(mq);
   }
@@ -173,7 +179,8 @@ Result<std::vector<protocol::MessageQueue>> AllocateMachineRoomNearby::Allocate(
   }
   for (const auto& [room, queues] : room_queues) {
     if (room_consumers.count(room) > 0) continue;
-    APOGEE_ASSIGN_OR_RETURN(auto shared, inner_->Allocate(consumer_group, current_cid, queues, cid_all));
+    APOGEE_ASSIGN_OR_RETURN(auto shared,
+                            inner_->Allocate(consumer_group, current_cid, queues, cid_all));
     result.insert(result.end(), shared.begin(), shared.end());
   }
   return result;

@@ -20,7 +20,6 @@
 
 namespace apogee::client {
 
-
 class AllocateMessageQueueStrategy {
  public:
   virtual ~AllocateMessageQueueStrategy() = default;
@@ -31,30 +30,30 @@ class AllocateMessageQueueStrategy {
 
   // The queues of mq_all that current_cid should consume. InvalidArgument when current_cid,
   // mq_all or cid_all is empty (Java throws); an empty list when current_cid is not in cid_all.
-  virtual Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
-                                                     std::string_view current_cid,
-                                                     const std::vector<protocol::MessageQueue>& mq_all,
-                                                     const std::vector<std::string>& cid_all) const = 0;
+  virtual Result<std::vector<protocol::MessageQueue>> Allocate(
+      std::string_view consumer_group, std::string_view current_cid,
+      const std::vector<protocol::MessageQueue>& mq_all,
+      const std::vector<std::string>& cid_all) const = 0;
 };
 
 // Contiguous blocks; the first n % c consumers get one extra queue ("AVG", the default).
 class AllocateMessageQueueAveragely final : public AllocateMessageQueueStrategy {
  public:
   std::string Name() const override { return "AVG"; }
-  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
-                                             std::string_view current_cid,
-                                             const std::vector<protocol::MessageQueue>& mq_all,
-                                             const std::vector<std::string>& cid_all) const override;
+  Result<std::vector<protocol::MessageQueue>> Allocate(
+      std::string_view consumer_group, std::string_view current_cid,
+      const std::vector<protocol::MessageQueue>& mq_all,
+      const std::vector<std::string>& cid_all) const override;
 };
 
 // Round-robin: queue k goes to consumer k % c ("AVG_BY_CIRCLE").
 class AllocateMessageQueueAveragelyByCircle final : public AllocateMessageQueueStrategy {
  public:
   std::string Name() const override { return "AVG_BY_CIRCLE"; }
-  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
-                                             std::string_view current_cid,
-                                             const std::vector<protocol::MessageQueue>& mq_all,
-                                             const std::vector<std::string>& cid_all) const override;
+  Result<std::vector<protocol::MessageQueue>> Allocate(
+      std::string_view consumer_group, std::string_view current_cid,
+      const std::vector<protocol::MessageQueue>& mq_all,
+      const std::vector<std::string>& cid_all) const override;
 };
 
 // Java's ConsistentHashRouter ring: `virtual_node_count` nodes per consumer keyed
@@ -65,10 +64,10 @@ class AllocateMessageQueueConsistentHash final : public AllocateMessageQueueStra
   explicit AllocateMessageQueueConsistentHash(int virtual_node_count = 10)
       : virtual_node_count_(virtual_node_count < 0 ? 0 : virtual_node_count) {}
   std::string Name() const override { return "CONSISTENT_HASH"; }
-  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
-                                             std::string_view current_cid,
-                                             const std::vector<protocol::MessageQueue>& mq_all,
-                                             const std::vector<std::string>& cid_all) const override;
+  Result<std::vector<protocol::MessageQueue>> Allocate(
+      std::string_view consumer_group, std::string_view current_cid,
+      const std::vector<protocol::MessageQueue>& mq_all,
+      const std::vector<std::string>& cid_all) const override;
 
   // The ring position of `key`: MD5(key) bytes 0..3 as an unsigned big-endian number.
   static uint32_t RingHash(std::string_view key);
@@ -83,10 +82,10 @@ class AllocateMessageQueueByConfig final : public AllocateMessageQueueStrategy {
   explicit AllocateMessageQueueByConfig(std::vector<protocol::MessageQueue> queues)
       : queues_(std::move(queues)) {}
   std::string Name() const override { return "CONFIG"; }
-  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
-                                             std::string_view current_cid,
-                                             const std::vector<protocol::MessageQueue>& mq_all,
-                                             const std::vector<std::string>& cid_all) const override;
+  Result<std::vector<protocol::MessageQueue>> Allocate(
+      std::string_view consumer_group, std::string_view current_cid,
+      const std::vector<protocol::MessageQueue>& mq_all,
+      const std::vector<std::string>& cid_all) const override;
 
  private:
   std::vector<protocol::MessageQueue> queues_;
@@ -99,10 +98,10 @@ class AllocateMessageQueueByMachineRoom final : public AllocateMessageQueueStrat
   explicit AllocateMessageQueueByMachineRoom(std::set<std::string> consumer_idcs)
       : consumer_idcs_(std::move(consumer_idcs)) {}
   std::string Name() const override { return "MACHINE_ROOM"; }
-  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
-                                             std::string_view current_cid,
-                                             const std::vector<protocol::MessageQueue>& mq_all,
-                                             const std::vector<std::string>& cid_all) const override;
+  Result<std::vector<protocol::MessageQueue>> Allocate(
+      std::string_view consumer_group, std::string_view current_cid,
+      const std::vector<protocol::MessageQueue>& mq_all,
+      const std::vector<std::string>& cid_all) const override;
 
  private:
   std::set<std::string> consumer_idcs_;
@@ -124,10 +123,10 @@ class AllocateMachineRoomNearby final : public AllocateMessageQueueStrategy {
                             MachineRoomResolver resolver)
       : inner_(std::move(inner)), resolver_(std::move(resolver)) {}
   std::string Name() const override { return "MACHINE_ROOM_NEARBY-" + inner_->Name(); }
-  Result<std::vector<protocol::MessageQueue>> Allocate(std::string_view consumer_group,
-                                             std::string_view current_cid,
-                                             const std::vector<protocol::MessageQueue>& mq_all,
-                                             const std::vector<std::string>& cid_all) const override;
+  Result<std::vector<protocol::MessageQueue>> Allocate(
+      std::string_view consumer_group, std::string_view current_cid,
+      const std::vector<protocol::MessageQueue>& mq_all,
+      const std::vector<std::string>& cid_all) const override;
 
  private:
   std::shared_ptr<const AllocateMessageQueueStrategy> inner_;

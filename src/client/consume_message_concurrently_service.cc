@@ -53,7 +53,8 @@ void ConsumeMessageConcurrentlyService::Shutdown() {
 
 void ConsumeMessageConcurrentlyService::SubmitConsumeRequest(std::vector<MessageExt> msgs,
                                                              std::shared_ptr<ProcessQueue> pq,
-                                                             const protocol::MessageQueue& mq, bool) {
+                                                             const protocol::MessageQueue& mq,
+                                                             bool) {
   for (size_t start = 0; start < msgs.size(); start += batch_max_size_) {
     const size_t end = std::min(msgs.size(), start + static_cast<size_t>(batch_max_size_));
     Submit(std::vector<MessageExt>(msgs.begin() + start, msgs.begin() + end), pq, mq);
@@ -72,11 +73,11 @@ void ConsumeMessageConcurrentlyService::Submit(std::vector<MessageExt> msgs,
 
 void ConsumeMessageConcurrentlyService::SubmitLater(std::vector<MessageExt> msgs,
                                                     std::shared_ptr<ProcessQueue> pq,
-                                                    const protocol::MessageQueue& mq, int64_t delay_ms) {
+                                                    const protocol::MessageQueue& mq,
+                                                    int64_t delay_ms) {
   auto shared_msgs = std::make_shared<std::vector<MessageExt>>(std::move(msgs));
-  scheduler_.ExecuteLater(delay_ms, [this, shared_msgs, pq, mq] {
-    Submit(std::move(*shared_msgs), pq, mq);
-  });
+  scheduler_.ExecuteLater(delay_ms,
+                          [this, shared_msgs, pq, mq] { Submit(std::move(*shared_msgs), pq, mq); });
 }
 
 void ConsumeMessageConcurrentlyService::ConsumeBatch(std::vector<MessageExt> msgs,

@@ -32,8 +32,7 @@ ConsumeOrderlyStatus CallListener(const MessageListenerOrderly& listener,
 
 ConsumeMessageOrderlyService::ConsumeMessageOrderlyService(ConsumeServiceHost* host,
                                                            MessageListenerOrderly listener,
-                                                           int32_t threads,
-                                                           int32_t batch_max_size,
+                                                           int32_t threads, int32_t batch_max_size,
                                                            int64_t suspend_time_ms,
                                                            int64_t lock_interval_ms)
     : host_(host),

@@ -27,9 +27,8 @@ inline constexpr int64_t kMaxTimeConsumeContinuouslyMs = 60'000;
 class ConsumeMessageOrderlyService final : public ConsumeMessageService {
  public:
   ConsumeMessageOrderlyService(ConsumeServiceHost* host, MessageListenerOrderly listener,
-                               int32_t threads, int32_t batch_max_size,
-                               int64_t suspend_time_ms, int64_t lock_interval_ms =
-                                                            kRebalanceLockIntervalMs);
+                               int32_t threads, int32_t batch_max_size, int64_t suspend_time_ms,
+                               int64_t lock_interval_ms = kRebalanceLockIntervalMs);
   ~ConsumeMessageOrderlyService() override;
 
   void Start() override;
@@ -46,7 +45,8 @@ class ConsumeMessageOrderlyService final : public ConsumeMessageService {
 
  private:
   void Submit(std::shared_ptr<ProcessQueue> pq, const protocol::MessageQueue& mq);
-  void SubmitLater(std::shared_ptr<ProcessQueue> pq, const protocol::MessageQueue& mq, int64_t delay_ms);
+  void SubmitLater(std::shared_ptr<ProcessQueue> pq, const protocol::MessageQueue& mq,
+                   int64_t delay_ms);
   void TryLockLaterAndReconsume(std::shared_ptr<ProcessQueue> pq, const protocol::MessageQueue& mq,
                                 int64_t delay_ms);
   void LockAllPeriodically();
@@ -63,7 +63,8 @@ class ConsumeMessageOrderlyService final : public ConsumeMessageService {
   std::unique_ptr<remoting::ThreadPoolExecutor> pool_;
   DelayedTaskRunner scheduler_{"ConsumeMessageOrderlyScheduled"};
   std::mutex queue_mutexes_mu_;
-  std::map<protocol::MessageQueue, std::unique_ptr<std::mutex>> queue_mutexes_;  // guarded by the above
+  std::map<protocol::MessageQueue, std::unique_ptr<std::mutex>>
+      queue_mutexes_;  // guarded by the above
 };
 
 }  // namespace apogee::client

@@ -46,9 +46,9 @@ Result<std::vector<std::string>> ConsumerBrokerAccess::FindConsumerIdList(
   return instance_->FindConsumerIdList(topic, group);
 }
 
-Result<std::set<protocol::MessageQueue>> ConsumerBrokerAccess::LockBatch(const std::string& broker_name,
-                                                               const std::string& group,
-                                                               const std::set<protocol::MessageQueue>& mqs) {
+Result<std::set<protocol::MessageQueue>> ConsumerBrokerAccess::LockBatch(
+    const std::string& broker_name, const std::string& group,
+    const std::set<protocol::MessageQueue>& mqs) {
   if (mqs.empty()) return std::set<protocol::MessageQueue>{};
   APOGEE_ASSIGN_OR_RETURN(std::string addr, MasterAddress(broker_name, mqs.begin()->topic));
   protocol::LockBatchRequestBody body;
@@ -88,8 +88,9 @@ int64_t ComputeStartOffset(OffsetStore& store, ClientInstance& instance,
       return 0;
     case protocol::ConsumeFromWhere::kConsumeFromTimestamp:
       if (retry) {
-        return answer(instance.api().GetMaxOffset(*addr, mq.topic, mq.queue_id, instance.api_timeout()),
-                      "max offset");
+        return answer(
+            instance.api().GetMaxOffset(*addr, mq.topic, mq.queue_id, instance.api_timeout()),
+            "max offset");
       }
       return answer(instance.api().SearchOffset(*addr, mq.topic, mq.queue_id, timestamp_ms,
                                                 instance.api_timeout()),

@@ -23,17 +23,18 @@ class ConsumerBrokerAccess final : public OffsetBrokerAccess, public RebalanceBr
   Result<std::string> MasterAddress(const std::string& broker_name, const std::string& topic);
 
   // OffsetBrokerAccess
-  Result<int64_t> QueryConsumerOffset(const std::string& group, const protocol::MessageQueue& mq) override;
-  Status UpdateConsumerOffset(const std::string& group, const protocol::MessageQueue& mq, int64_t offset,
-                              bool oneway) override;
+  Result<int64_t> QueryConsumerOffset(const std::string& group,
+                                      const protocol::MessageQueue& mq) override;
+  Status UpdateConsumerOffset(const std::string& group, const protocol::MessageQueue& mq,
+                              int64_t offset, bool oneway) override;
 
   // RebalanceBrokerAccess
   std::string ClientId() const override { return instance_->client_id(); }
   Result<std::vector<std::string>> FindConsumerIdList(const std::string& topic,
                                                       const std::string& group) override;
-  Result<std::set<protocol::MessageQueue>> LockBatch(const std::string& broker_name,
-                                           const std::string& group,
-                                           const std::set<protocol::MessageQueue>& mqs) override;
+  Result<std::set<protocol::MessageQueue>> LockBatch(
+      const std::string& broker_name, const std::string& group,
+      const std::set<protocol::MessageQueue>& mqs) override;
   Status UnlockBatch(const std::string& broker_name, const std::string& group,
                      const std::set<protocol::MessageQueue>& mqs, bool oneway) override;
 

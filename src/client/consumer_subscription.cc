@@ -31,9 +31,8 @@ Result<protocol::SubscriptionData> BuildSubscriptionData(std::string_view topic,
   size_t start = 0;
   while (start <= expression.size()) {
     size_t bar = expression.find("||", start);
-    std::string_view piece =
-        expression.substr(start, bar == std::string_view::npos ? std::string_view::npos
-                                                                : bar - start);
+    std::string_view piece = expression.substr(
+        start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
     std::string_view tag = TrimWhitespace(piece);
     if (!tag.empty()) {
       sub.tags_set.emplace(tag);

@@ -23,7 +23,9 @@ Status LitePullConsumer::Assign(const std::vector<MessageQueue>& queues) {
 }
 Status LitePullConsumer::Start() { return impl_->Start(); }
 void LitePullConsumer::Shutdown() { impl_->Shutdown(); }
-std::vector<MessageExt> LitePullConsumer::Poll(int64_t timeout_ms) { return impl_->Poll(timeout_ms); }
+std::vector<MessageExt> LitePullConsumer::Poll(int64_t timeout_ms) {
+  return impl_->Poll(timeout_ms);
+}
 Status LitePullConsumer::Seek(const MessageQueue& mq, int64_t offset) {
   return impl_->Seek(client::ToProtocolQueue(mq), offset);
 }

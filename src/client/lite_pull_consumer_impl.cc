@@ -82,7 +82,8 @@ Status LitePullConsumerImpl::Assign(const std::vector<protocol::MessageQueue>& q
       if (queues_.count(mq) > 0) continue;
     }
     const int64_t offset = ComputePullFromWhere(mq);
-    if (offset < 0) return Status::Unavailable("lite pull: no start offset for " + protocol::ToString(mq));
+    if (offset < 0)
+      return Status::Unavailable("lite pull: no start offset for " + protocol::ToString(mq));
     StartQueue(mq, std::make_shared<ProcessQueue>(), offset);
   }
   instance_->SendHeartbeatToAllBrokers();
@@ -244,9 +245,11 @@ void LitePullConsumerImpl::RemoveDirtyOffset(const protocol::MessageQueue& mq) {
 int64_t LitePullConsumerImpl::ComputePullFromWhere(const protocol::MessageQueue& mq) {
   int64_t timestamp = start_timestamp_ - 30 * 60 * 1000;
   if (!config_.consume_timestamp.empty()) {
-    if (auto parsed = ParseConsumeTimestamp(config_.consume_timestamp); parsed.ok()) timestamp = *parsed;
+    if (auto parsed = ParseConsumeTimestamp(config_.consume_timestamp); parsed.ok())
+      timestamp = *parsed;
   }
-  return ComputeStartOffset(*offset_store_, *instance_, *access_, mq, ConsumeFromWhere(), timestamp);
+  return ComputeStartOffset(*offset_store_, *instance_, *access_, mq, ConsumeFromWhere(),
+                            timestamp);
 }
 
 void LitePullConsumerImpl::DispatchPullRequests(std::vector<PullRequest> requests) {
@@ -363,8 +366,7 @@ std::vector<MessageExt> LitePullConsumerImpl::Poll(int64_t timeout_ms) {
       Batch batch = std::move(buffer_.front());
       buffer_.pop_front();
       auto it = queues_.find(batch.mq);
-      if (it == queues_.end() || it->second.generation != batch.generation ||
-          batch.pq->dropped()) {
+      if (it == queues_.end() || it->second.generation != batch.generation || batch.pq->dropped()) {
         continue;  // seeked or rebalanced away since it was pulled
       }
       const int64_t offset = batch.pq->RemoveMessages(batch.msgs);
@@ -384,7 +386,8 @@ Result<int64_t> LitePullConsumerImpl::MinOrMaxOffset(const protocol::MessageQueu
 }
 
 Status LitePullConsumerImpl::Seek(const protocol::MessageQueue& mq, int64_t offset) {
-  if (state_.load() != State::kRunning) return Status::InvalidArgument("lite pull: Seek before Start()");
+  if (state_.load() != State::kRunning)
+    return Status::InvalidArgument("lite pull: Seek before Start()");
   if (HeldQueues().count(mq) == 0) {
     return Status::InvalidArgument("lite pull: seek " + protocol::ToString(mq) +
                                    ": queue not held by this consumer");
@@ -406,7 +409,8 @@ Status LitePullConsumerImpl::Seek(const protocol::MessageQueue& mq, int64_t offs
   return Status::OK();
 }
 
-void LitePullConsumerImpl::SetPaused(const std::vector<protocol::MessageQueue>& queues, bool paused) {
+void LitePullConsumerImpl::SetPaused(const std::vector<protocol::MessageQueue>& queues,
+                                     bool paused) {
   std::lock_guard lock(mu_);
   for (const auto& mq : queues) {
     auto it = queues_.find(mq);
@@ -422,7 +426,8 @@ Status LitePullConsumerImpl::CommitSync() {
     Status s = offset_store_->UpdateConsumeOffsetToBroker(mq, offset, /*oneway=*/false);
     if (!s.ok() && first_error.ok()) first_error = s;
   }
-  if (MessageModel() == protocol::MessageModel::kBroadcasting) offset_store_->PersistAll(HeldQueues());
+  if (MessageModel() == protocol::MessageModel::kBroadcasting)
+    offset_store_->PersistAll(HeldQueues());
   return first_error;
 }
 

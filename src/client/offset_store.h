@@ -17,7 +17,6 @@
 
 namespace apogee::client {
 
-
 // Java's ReadOffsetType.
 enum class ReadOffsetType {
   kReadFromMemory,
@@ -37,7 +36,8 @@ class OffsetStore {
   virtual Status Load() = 0;
   // Records `offset` as the next offset to consume; with increase_only a smaller offset
   // than the one held is ignored (a late ack must not move the offset back).
-  virtual void UpdateOffset(const protocol::MessageQueue& mq, int64_t offset, bool increase_only) = 0;
+  virtual void UpdateOffset(const protocol::MessageQueue& mq, int64_t offset,
+                            bool increase_only) = 0;
   // The offset, kOffsetNotFound when none is known, kOffsetReadError when the store failed.
   virtual int64_t ReadOffset(const protocol::MessageQueue& mq, ReadOffsetType type) = 0;
   // Writes the offsets of `mqs` out; queues not in `mqs` are forgotten by the broker store
@@ -46,7 +46,8 @@ class OffsetStore {
   virtual void Persist(const protocol::MessageQueue& mq) = 0;
   virtual void RemoveOffset(const protocol::MessageQueue& mq) = 0;
   // The offsets of `topic` (every topic when empty).
-  virtual std::map<protocol::MessageQueue, int64_t> CloneOffsetTable(std::string_view topic) const = 0;
+  virtual std::map<protocol::MessageQueue, int64_t> CloneOffsetTable(
+      std::string_view topic) const = 0;
   // Sends one offset to the store now (RESET_CONSUMER_CLIENT_OFFSET, lite pull commitSync).
   virtual Status UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset,
                                              bool oneway) = 0;

@@ -86,7 +86,8 @@ std::string Compact(const std::string& json) {
   return out;
 }
 
-Result<std::map<protocol::MessageQueue, int64_t>> Parse(const std::string& path, const std::string& json) {
+Result<std::map<protocol::MessageQueue, int64_t>> Parse(const std::string& path,
+                                                        const std::string& json) {
   auto body = protocol::DecodeResetOffsetBody(Compact(json));
   if (!body.ok()) {
     return Status::Corruption("offset file " + path + ": " + body.status().message());
@@ -103,8 +104,8 @@ std::string DefaultLocalOffsetStoreDir() {
 
 LocalFileOffsetStore::LocalFileOffsetStore(std::string store_dir, const std::string& client_id,
                                            const std::string& group)
-    : path_((store_dir.empty() ? DefaultLocalOffsetStoreDir() : store_dir) + "/" + client_id +
-            "/" + group + "/offsets.json") {}
+    : path_((store_dir.empty() ? DefaultLocalOffsetStoreDir() : store_dir) + "/" + client_id + "/" +
+            group + "/offsets.json") {}
 
 Result<std::map<protocol::MessageQueue, int64_t>> LocalFileOffsetStore::ReadFile() const {
   Result<std::string> content = ReadWholeFile(path_);
@@ -197,8 +198,8 @@ std::map<protocol::MessageQueue, int64_t> LocalFileOffsetStore::CloneOffsetTable
   return table_.Clone(topic);
 }
 
-Status LocalFileOffsetStore::UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset,
-                                                         bool) {
+Status LocalFileOffsetStore::UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq,
+                                                         int64_t offset, bool) {
   table_.Update(mq, offset, false);
   return Status::OK();
 }

@@ -32,7 +32,8 @@ class LocalFileOffsetStore final : public OffsetStore {
   void RemoveOffset(const protocol::MessageQueue& mq) override;
   std::map<protocol::MessageQueue, int64_t> CloneOffsetTable(std::string_view topic) const override;
   // Broadcasting offsets never go to a broker: records the offset locally.
-  Status UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset, bool oneway) override;
+  Status UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset,
+                                     bool oneway) override;
 
   // Writes `offsets` to the file (tmp, .bak, rename).
   Status WriteFile(const std::map<protocol::MessageQueue, int64_t>& offsets);

@@ -36,7 +36,8 @@ class RemoteBrokerOffsetStore final : public OffsetStore {
   void Persist(const protocol::MessageQueue& mq) override;
   void RemoveOffset(const protocol::MessageQueue& mq) override;
   std::map<protocol::MessageQueue, int64_t> CloneOffsetTable(std::string_view topic) const override;
-  Status UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset, bool oneway) override;
+  Status UpdateConsumeOffsetToBroker(const protocol::MessageQueue& mq, int64_t offset,
+                                     bool oneway) override;
 
  private:
   const std::string group_;

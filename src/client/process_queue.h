@@ -75,11 +75,11 @@ class ProcessQueue {
 
  private:
   mutable std::mutex mu_;
-  std::map<int64_t, MessageExt> msg_tree_;           // guarded by mu_
-  std::map<int64_t, MessageExt> consuming_tree_;     // orderly, guarded by mu_
-  int64_t msg_size_ = 0;                             // bytes of bodies, guarded by mu_
-  int64_t queue_offset_max_ = 0;                     // guarded by mu_
-  bool consuming_ = false;                           // orderly, guarded by mu_
+  std::map<int64_t, MessageExt> msg_tree_;        // guarded by mu_
+  std::map<int64_t, MessageExt> consuming_tree_;  // orderly, guarded by mu_
+  int64_t msg_size_ = 0;                          // bytes of bodies, guarded by mu_
+  int64_t queue_offset_max_ = 0;                  // guarded by mu_
+  bool consuming_ = false;                        // orderly, guarded by mu_
   std::atomic<bool> dropped_{false};
   std::atomic<bool> locked_{false};
   std::atomic<int64_t> last_lock_timestamp_{0};

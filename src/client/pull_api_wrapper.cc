@@ -35,8 +35,8 @@ Result<PullResult> ProcessPullResponse(const PullResponse& response,
       result.status = PullStatus::kOffsetIllegal;
       break;
     default:
-      return Status::InvalidArgument("pull " + protocol::ToString(mq) + ": unexpected response code " +
-                                     std::to_string(response.code));
+      return Status::InvalidArgument("pull " + protocol::ToString(mq) +
+                                     ": unexpected response code " + std::to_string(response.code));
   }
   result.next_begin_offset = response.header.next_begin_offset;
   result.min_offset = response.header.min_offset;

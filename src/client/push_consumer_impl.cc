@@ -65,8 +65,7 @@ Result<int64_t> ParseConsumeTimestamp(std::string_view text) {
   tm.tm_isdst = -1;
   if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
       tm.tm_min > 59 || tm.tm_sec > 60) {
-    return Status::InvalidArgument("consume_timestamp '" + std::string(text) +
-                                   "' is out of range");
+    return Status::InvalidArgument("consume_timestamp '" + std::string(text) + "' is out of range");
   }
   std::time_t t = std::mktime(&tm);
   if (t == -1) return Status::InvalidArgument("consume_timestamp '" + std::string(text) + "'");
@@ -97,13 +96,18 @@ Status PushConsumerImpl::CheckConfig() const {
     return Status::InvalidArgument("consumer " + config_.group +
                                    ": consumeThreadMin is larger than consumeThreadMax");
   }
-  APOGEE_RETURN_IF_ERROR(range("consumeMessageBatchMaxSize", config_.consume_message_batch_max_size, 1, 1024));
+  APOGEE_RETURN_IF_ERROR(
+      range("consumeMessageBatchMaxSize", config_.consume_message_batch_max_size, 1, 1024));
   APOGEE_RETURN_IF_ERROR(range("pullBatchSize", config_.pull_batch_size, 1, 1024));
-  APOGEE_RETURN_IF_ERROR(range("pullThresholdForQueue", config_.pull_threshold_for_queue, 1, 65535));
-  APOGEE_RETURN_IF_ERROR(range("pullThresholdSizeForQueue", config_.pull_threshold_size_for_queue_mib, 1, 1024));
-  APOGEE_RETURN_IF_ERROR(range("consumeConcurrentlyMaxSpan", config_.consume_concurrently_max_span, 1, 65535));
+  APOGEE_RETURN_IF_ERROR(
+      range("pullThresholdForQueue", config_.pull_threshold_for_queue, 1, 65535));
+  APOGEE_RETURN_IF_ERROR(
+      range("pullThresholdSizeForQueue", config_.pull_threshold_size_for_queue_mib, 1, 1024));
+  APOGEE_RETURN_IF_ERROR(
+      range("consumeConcurrentlyMaxSpan", config_.consume_concurrently_max_span, 1, 65535));
   APOGEE_RETURN_IF_ERROR(range("pullInterval", config_.pull_interval_ms, 0, 65535));
-  APOGEE_RETURN_IF_ERROR(range("suspendCurrentQueueTimeMillis", config_.suspend_current_queue_time_millis, 10, 30000));
+  APOGEE_RETURN_IF_ERROR(
+      range("suspendCurrentQueueTimeMillis", config_.suspend_current_queue_time_millis, 10, 30000));
   if (config_.consume_from_where == apogee::ConsumeFromWhere::kTimestamp &&
       !config_.consume_timestamp.empty()) {
     APOGEE_RETURN_IF_ERROR(ParseConsumeTimestamp(config_.consume_timestamp).status());
@@ -121,7 +125,8 @@ Status PushConsumerImpl::Subscribe(const std::string& topic, const std::string& 
   }
   rebalance_->SetSubscription(sub);
   Status s = instance_->UpdateTopicRouteInfoFromNameServer(topic);
-  if (!s.ok()) GetLogger("client")->warn("subscribe {}: route not found yet: {}", topic, s.ToString());
+  if (!s.ok())
+    GetLogger("client")->warn("subscribe {}: route not found yet: {}", topic, s.ToString());
   instance_->SendHeartbeatToAllBrokers();
   instance_->RebalanceImmediately();
   return Status::OK();
@@ -194,8 +199,8 @@ Status PushConsumerImpl::Start() {
   }
   if (!IsBroadcasting()) {
     // Java's copySubscription: CLUSTERING consumers also read their retry topic.
-    APOGEE_ASSIGN_OR_RETURN(auto retry, BuildSubscriptionData(RetryTopic(config_.group), "*",
-                                                              NowMillis()));
+    APOGEE_ASSIGN_OR_RETURN(auto retry,
+                            BuildSubscriptionData(RetryTopic(config_.group), "*", NowMillis()));
     rebalance_->SetSubscription(retry);
     offset_store_ = std::make_unique<RemoteBrokerOffsetStore>(config_.group, access_);
   } else {
@@ -206,8 +211,8 @@ Status PushConsumerImpl::Start() {
 
   if (orderly_listener_) {
     consume_service_ = std::make_unique<ConsumeMessageOrderlyService>(
-        this, orderly_listener_, config_.consume_thread_min,
-        config_.consume_message_batch_max_size, config_.suspend_current_queue_time_millis);
+        this, orderly_listener_, config_.consume_thread_min, config_.consume_message_batch_max_size,
+        config_.suspend_current_queue_time_millis);
   } else {
     consume_service_ = std::make_unique<ConsumeMessageConcurrentlyService>(
         this, concurrent_listener_, config_.consume_thread_min,
@@ -330,8 +335,8 @@ Result<std::string> PushConsumerImpl::ConsumerRunningInfo(bool) {
   if (state_.load() != State::kRunning) {
     return Status::Unavailable("consumer " + config_.group + " is not running");
   }
-  // ConsumerRunningInfo (protocol-remoting.md §7.8): fastjson bean order, protocol::MessageQueue keys
-  // in object-key form.
+  // ConsumerRunningInfo (protocol-remoting.md §7.8): fastjson bean order, protocol::MessageQueue
+  // keys in object-key form.
   std::string json = "{\"jstack\":\"\",\"mqTable\":{";
   bool first = true;
   const int64_t now = NowMillis();
@@ -339,9 +344,9 @@ Result<std::string> PushConsumerImpl::ConsumerRunningInfo(bool) {
     if (!first) json += ",";
     first = false;
     const int64_t commit = offset_store_->ReadOffset(mq, ReadOffsetType::kReadFromMemory);
-    json += protocol::EncodeMessageQueue(mq) + ":{\"cachedMsgCount\":" +
-            std::to_string(pq->msg_count()) + ",\"cachedMsgMaxOffset\":" +
-            std::to_string(pq->MaxOffset() < 0 ? 0 : pq->MaxOffset()) +
+    json += protocol::EncodeMessageQueue(mq) +
+            ":{\"cachedMsgCount\":" + std::to_string(pq->msg_count()) +
+            ",\"cachedMsgMaxOffset\":" + std::to_string(pq->MaxOffset() < 0 ? 0 : pq->MaxOffset()) +
             ",\"cachedMsgMinOffset\":" + std::to_string(pq->MinOffset() < 0 ? 0 : pq->MinOffset()) +
             ",\"cachedMsgSizeInMiB\":" + std::to_string(pq->msg_size() / (1024 * 1024)) +
             ",\"commitOffset\":" + std::to_string(commit) +
@@ -395,15 +400,15 @@ Result<std::string> PushConsumerImpl::ConsumeMessageDirectly(const message::Mess
   return EncodeConsumeDirectlyResult(result);
 }
 
-bool PushConsumerImpl::RemoveUnnecessaryMessageQueue(const protocol::MessageQueue& mq, ProcessQueue& pq) {
+bool PushConsumerImpl::RemoveUnnecessaryMessageQueue(const protocol::MessageQueue& mq,
+                                                     ProcessQueue& pq) {
   offset_store_->Persist(mq);
   offset_store_->RemoveOffset(mq);
   if (consume_service_->IsOrderly() && !IsBroadcasting()) {
     // Wait up to 1 s for a running listener so the next owner does not overlap with it.
     std::unique_lock consume_lock(pq.consume_mutex(), std::defer_lock);
     if (!consume_lock.try_lock_for(std::chrono::seconds(1))) {
-      GetLogger("client")->warn("{} is still consuming; unlock next round",
-                                protocol::ToString(mq));
+      GetLogger("client")->warn("{} is still consuming; unlock next round", protocol::ToString(mq));
       return false;
     }
     rebalance_->Unlock(mq, /*oneway=*/true);
@@ -411,7 +416,9 @@ bool PushConsumerImpl::RemoveUnnecessaryMessageQueue(const protocol::MessageQueu
   return true;
 }
 
-void PushConsumerImpl::RemoveDirtyOffset(const protocol::MessageQueue& mq) { offset_store_->RemoveOffset(mq); }
+void PushConsumerImpl::RemoveDirtyOffset(const protocol::MessageQueue& mq) {
+  offset_store_->RemoveOffset(mq);
+}
 
 Result<std::string> PushConsumerImpl::MasterAddress(const protocol::MessageQueue& mq) {
   return access_->MasterAddress(mq.broker_name, mq.topic);
@@ -655,7 +662,8 @@ bool PushConsumerImpl::SendBackBySending(const MessageExt& msg, const std::strin
     return false;
   }
   const std::string target_broker = broker_name.empty() ? std::string() : broker_name;
-  auto addr = target_broker.empty() ? std::nullopt : instance_->FindBrokerAddressInPublish(target_broker);
+  auto addr =
+      target_broker.empty() ? std::nullopt : instance_->FindBrokerAddressInPublish(target_broker);
   if (!addr) {
     GetLogger("client")->warn("retry copy of {}: no master for broker '{}'", msg.msg_id(),
                               target_broker);

@@ -117,8 +117,8 @@ class PushConsumerImpl final : public ConsumerInner,
   int64_t start_timestamp_ = 0;
 
   mutable std::mutex mu_;
-  std::map<std::string, std::string> pending_subscriptions_;  // before Start, guarded by mu_
-  std::map<protocol::MessageQueue, int64_t> suggested_broker_;          // guarded by mu_
+  std::map<std::string, std::string> pending_subscriptions_;    // before Start, guarded by mu_
+  std::map<protocol::MessageQueue, int64_t> suggested_broker_;  // guarded by mu_
   MessageListenerConcurrently concurrent_listener_;
   MessageListenerOrderly orderly_listener_;
 

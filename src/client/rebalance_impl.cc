@@ -115,9 +115,8 @@ void RebalanceImpl::RebalanceByTopic(const std::string& topic, bool is_order) {
   }
 }
 
-bool RebalanceImpl::UpdateProcessQueueTableInRebalance(const std::string& topic,
-                                                       const std::set<protocol::MessageQueue>& mq_set,
-                                                       bool is_order) {
+bool RebalanceImpl::UpdateProcessQueueTableInRebalance(
+    const std::string& topic, const std::set<protocol::MessageQueue>& mq_set, bool is_order) {
   bool changed = false;
   const int64_t now = NowMillis();
   std::vector<std::pair<protocol::MessageQueue, std::shared_ptr<ProcessQueue>>> owned;
@@ -129,8 +128,8 @@ bool RebalanceImpl::UpdateProcessQueueTableInRebalance(const std::string& topic,
   }
   for (const auto& [mq, pq] : owned) {
     const bool lost = mq_set.count(mq) == 0;
-    const bool idle =
-        !lost && consume_type_ == protocol::ConsumeType::kConsumePassively && pq->IsPullExpired(now);
+    const bool idle = !lost && consume_type_ == protocol::ConsumeType::kConsumePassively &&
+                      pq->IsPullExpired(now);
     if (!lost && !idle) continue;
     if (idle) {
       GetLogger("client")->warn("rebalance {}: {} not pulled for {} ms, dropping it", group_,
@@ -200,12 +199,14 @@ void RebalanceImpl::TruncateMessageQueueNotMyTopic() {
   }
 }
 
-std::map<protocol::MessageQueue, std::shared_ptr<ProcessQueue>> RebalanceImpl::ProcessQueueTable() const {
+std::map<protocol::MessageQueue, std::shared_ptr<ProcessQueue>> RebalanceImpl::ProcessQueueTable()
+    const {
   std::lock_guard lock(mu_);
   return process_queues_;
 }
 
-std::shared_ptr<ProcessQueue> RebalanceImpl::FindProcessQueue(const protocol::MessageQueue& mq) const {
+std::shared_ptr<ProcessQueue> RebalanceImpl::FindProcessQueue(
+    const protocol::MessageQueue& mq) const {
   std::lock_guard lock(mu_);
   auto it = process_queues_.find(mq);
   return it == process_queues_.end() ? nullptr : it->second;
@@ -231,7 +232,8 @@ void RebalanceImpl::DropAll() {
 }
 
 bool RebalanceImpl::Lock(const protocol::MessageQueue& mq) {
-  Result<std::set<protocol::MessageQueue>> locked = broker_->LockBatch(mq.broker_name, group_, {mq});
+  Result<std::set<protocol::MessageQueue>> locked =
+      broker_->LockBatch(mq.broker_name, group_, {mq});
   if (!locked.ok()) {
     GetLogger("client")->warn("lock {} for {} failed: {}", protocol::ToString(mq), group_,
                               locked.status().ToString());
@@ -286,8 +288,8 @@ void RebalanceImpl::UnlockAll(bool oneway) {
   for (const auto& [broker_name, mqs] : by_broker) {
     Status s = broker_->UnlockBatch(broker_name, group_, mqs, oneway);
     if (!s.ok()) {
-      GetLogger("client")->warn("unlock {} queues on {} for {} failed: {}", mqs.size(),
-                                broker_name, group_, s.ToString());
+      GetLogger("client")->warn("unlock {} queues on {} for {} failed: {}", mqs.size(), broker_name,
+                                group_, s.ToString());
       continue;
     }
     for (const protocol::MessageQueue& mq : mqs) table[mq]->set_locked(false);

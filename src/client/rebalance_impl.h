@@ -48,9 +48,9 @@ class RebalanceBrokerAccess {
   virtual Result<std::vector<std::string>> FindConsumerIdList(const std::string& topic,
                                                               const std::string& group) = 0;
   // LOCK_BATCH_MQ to the master of `broker_name`: the queues now held by this client.
-  virtual Result<std::set<protocol::MessageQueue>> LockBatch(const std::string& broker_name,
-                                                   const std::string& group,
-                                                   const std::set<protocol::MessageQueue>& mqs) = 0;
+  virtual Result<std::set<protocol::MessageQueue>> LockBatch(
+      const std::string& broker_name, const std::string& group,
+      const std::set<protocol::MessageQueue>& mqs) = 0;
   virtual Status UnlockBatch(const std::string& broker_name, const std::string& group,
                              const std::set<protocol::MessageQueue>& mqs, bool oneway) = 0;
 };
@@ -65,7 +65,8 @@ class RebalanceDelegate {
                                    const std::set<protocol::MessageQueue>& mq_divided) {}
   // `mq` was lost: persist and forget its offset, unlock it (orderly). False keeps it in
   // the table for the next round (an orderly queue still consuming).
-  virtual bool RemoveUnnecessaryMessageQueue(const protocol::MessageQueue& mq, ProcessQueue& pq) = 0;
+  virtual bool RemoveUnnecessaryMessageQueue(const protocol::MessageQueue& mq,
+                                             ProcessQueue& pq) = 0;
   // Drops the offset held in memory before a queue is (re)taken.
   virtual void RemoveDirtyOffset(const protocol::MessageQueue& mq) = 0;
   // Where to start pulling a newly owned queue; < 0 skips it this round.
@@ -75,8 +76,7 @@ class RebalanceDelegate {
 
 class RebalanceImpl {
  public:
-  RebalanceImpl(std::string group, protocol::MessageModel model,
-                protocol::ConsumeType consume_type,
+  RebalanceImpl(std::string group, protocol::MessageModel model, protocol::ConsumeType consume_type,
                 std::shared_ptr<const AllocateMessageQueueStrategy> strategy,
                 std::shared_ptr<RebalanceBrokerAccess> broker, RebalanceDelegate* delegate);
 
@@ -90,9 +90,11 @@ class RebalanceImpl {
   std::vector<protocol::SubscriptionData> Subscriptions() const;
 
   // ---- queues ----
-  void UpdateTopicSubscribeInfo(const std::string& topic, const std::set<protocol::MessageQueue>& mqs);
+  void UpdateTopicSubscribeInfo(const std::string& topic,
+                                const std::set<protocol::MessageQueue>& mqs);
   bool IsSubscribeTopicNeedUpdate(const std::string& topic) const;
-  std::optional<std::set<protocol::MessageQueue>> TopicSubscribeInfo(const std::string& topic) const;
+  std::optional<std::set<protocol::MessageQueue>> TopicSubscribeInfo(
+      const std::string& topic) const;
 
   void DoRebalance(bool is_order);
 
@@ -114,7 +116,8 @@ class RebalanceImpl {
  private:
   void RebalanceByTopic(const std::string& topic, bool is_order);
   bool UpdateProcessQueueTableInRebalance(const std::string& topic,
-                                          const std::set<protocol::MessageQueue>& mq_set, bool is_order);
+                                          const std::set<protocol::MessageQueue>& mq_set,
+                                          bool is_order);
   void TruncateMessageQueueNotMyTopic();
 
   const std::string group_;
@@ -126,9 +129,10 @@ class RebalanceImpl {
 
   std::mutex rebalance_mu_;  // serializes DoRebalance
   mutable std::mutex mu_;
-  std::map<std::string, protocol::SubscriptionData> subscriptions_;        // guarded by mu_
-  std::map<std::string, std::set<protocol::MessageQueue>> topic_subscribe_info_;     // guarded by mu_
-  std::map<protocol::MessageQueue, std::shared_ptr<ProcessQueue>> process_queues_;  // guarded by mu_
+  std::map<std::string, protocol::SubscriptionData> subscriptions_;               // guarded by mu_
+  std::map<std::string, std::set<protocol::MessageQueue>> topic_subscribe_info_;  // guarded by mu_
+  std::map<protocol::MessageQueue, std::shared_ptr<ProcessQueue>>
+      process_queues_;  // guarded by mu_
 };
 
 }  // namespace apogee::client

@@ -85,13 +85,14 @@ class ClientConsumerTest : public ::testing::Test {
     h.write_queue_nums = queues;
     h.perm = 6;
     h.topic_filter_type = "SINGLE_TAG";
-    auto request = protocol::RemotingCommand::MakeRequest(protocol::request_code::kUpdateAndCreateTopic);
+    auto request =
+        protocol::RemotingCommand::MakeRequest(protocol::request_code::kUpdateAndCreateTopic);
     protocol::EncodeCustomHeader(h, &request);
     auto response = admin_.InvokeSync(cluster_.broker().addr(), std::move(request), 5s);
     ASSERT_TRUE(response.ok()) << response.status().ToString();
     ASSERT_EQ(response->code, rc::kSuccess);
-    ASSERT_TRUE(WaitUntil([&] { return QueryRoute(admin_, cluster_.namesrv().addr(), topic).ok(); },
-                          10s));
+    ASSERT_TRUE(
+        WaitUntil([&] { return QueryRoute(admin_, cluster_.namesrv().addr(), topic).ok(); }, 10s));
   }
 
   PushConsumerConfig ConsumerConfig(const std::string& group, const std::string& instance) {
@@ -149,15 +150,18 @@ TEST_F(ClientConsumerTest, ClusteringSplitsQueuesAndConsumesEveryMessageOnce) {
   ASSERT_TRUE(a.Start().ok());
   ASSERT_TRUE(b.Start().ok());
   // NOTIFY_CONSUMER_IDS_CHANGED makes both rebalance at once: 2 + 2 queues, disjoint.
-  ASSERT_TRUE(WaitUntil([&] {
-    auto qa = a.AssignedQueues();
-    auto qb = b.AssignedQueues();
-    if (qa.size() != 2 || qb.size() != 2) return false;
-    for (const auto& q : qa) {
-      if (qb.count(q)) return false;
-    }
-    return true;
-  }, 30s)) << "a holds " << a.AssignedQueues().size() << ", b holds " << b.AssignedQueues().size();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto qa = a.AssignedQueues();
+        auto qb = b.AssignedQueues();
+        if (qa.size() != 2 || qb.size() != 2) return false;
+        for (const auto& q : qa) {
+          if (qb.count(q)) return false;
+        }
+        return true;
+      },
+      30s))
+      << "a holds " << a.AssignedQueues().size() << ", b holds " << b.AssignedQueues().size();
 
   auto producer = StartProducer();
   SendN(*producer, "ClusterTopic", 40, "m");
@@ -397,19 +401,25 @@ TEST_F(ClientConsumerTest, LitePullAssignPollSeekCommit) {
   EXPECT_EQ(fetched->size(), 2u);
 
   std::multiset<std::string> got;
-  ASSERT_TRUE(WaitUntil([&] {
-    for (const auto& m : consumer.Poll(200)) got.insert(m.body());
-    return got.size() >= 10;
-  }, 30s)) << got.size();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const auto& m : consumer.Poll(200)) got.insert(m.body());
+        return got.size() >= 10;
+      },
+      30s))
+      << got.size();
   EXPECT_EQ(got.size(), 10u);
 
   // Seek queue 0 back to its start: its 5 messages come again, queue 1's do not.
   ASSERT_TRUE(consumer.Seek(q0, 0).ok());
   std::vector<MessageExt> again;
-  ASSERT_TRUE(WaitUntil([&] {
-    for (auto& m : consumer.Poll(200)) again.push_back(m);
-    return again.size() >= 5;
-  }, 30s)) << again.size();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (auto& m : consumer.Poll(200)) again.push_back(m);
+        return again.size() >= 5;
+      },
+      30s))
+      << again.size();
   for (const auto& m : again) EXPECT_EQ(m.queue_id(), 0);
   EXPECT_FALSE(consumer.Seek(q0, 1000).ok());  // beyond the max offset
 
@@ -430,10 +440,12 @@ TEST_F(ClientConsumerTest, LitePullAssignPollSeekCommit) {
   }
   EXPECT_FALSE(seen_paused) << "a paused queue was pulled";
   consumer.Resume({q1});
-  ASSERT_TRUE(WaitUntil([&] {
-    for (const auto& m : consumer.Poll(200)) seen_paused |= m.body() == "paused";
-    return seen_paused;
-  }, 30s));
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const auto& m : consumer.Poll(200)) seen_paused |= m.body() == "paused";
+        return seen_paused;
+      },
+      30s));
 }
 
 TEST_F(ClientConsumerTest, LitePullSubscribeGetsQueuesFromRebalance) {
@@ -450,10 +462,13 @@ TEST_F(ClientConsumerTest, LitePullSubscribeGetsQueuesFromRebalance) {
   auto producer = StartProducer();
   SendN(*producer, "LiteSubTopic", 6, "s");
   std::multiset<std::string> got;
-  ASSERT_TRUE(WaitUntil([&] {
-    for (const auto& m : consumer.Poll(200)) got.insert(m.body());
-    return got.size() >= 6;
-  }, 30s)) << got.size();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const auto& m : consumer.Poll(200)) got.insert(m.body());
+        return got.size() >= 6;
+      },
+      30s))
+      << got.size();
   EXPECT_EQ(got.size(), 6u);
 }
 

@@ -11,7 +11,8 @@ namespace {
 
 std::string Hex(std::string_view data) {
   auto d = Md5Digest(data);
-  return ToLowerAscii(HexEncodeUpper(std::string_view(reinterpret_cast<const char*>(d.data()), d.size())));
+  return ToLowerAscii(
+      HexEncodeUpper(std::string_view(reinterpret_cast<const char*>(d.data()), d.size())));
 }
 
 // RFC 1321 appendix A.5 test suite.

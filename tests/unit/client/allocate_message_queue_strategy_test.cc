@@ -12,13 +12,14 @@ namespace apogee::client {
 namespace {
 
 std::vector<protocol::MessageQueue> Queues(const std::string& broker, int count,
-                                 const std::string& topic = "TopicA") {
+                                           const std::string& topic = "TopicA") {
   std::vector<protocol::MessageQueue> out;
   for (int q = 0; q < count; ++q) out.push_back(protocol::MessageQueue{topic, broker, q});
   return out;
 }
 
-std::vector<protocol::MessageQueue> Concat(std::vector<protocol::MessageQueue> a, const std::vector<protocol::MessageQueue>& b) {
+std::vector<protocol::MessageQueue> Concat(std::vector<protocol::MessageQueue> a,
+                                           const std::vector<protocol::MessageQueue>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
@@ -131,10 +132,14 @@ TEST(AllocateConsistentHashTest, MatchesJavaRing) {
   auto c3 = s.Allocate("G", cids[2], mqs, cids);
   ASSERT_TRUE(c1.ok() && c2.ok() && c3.ok());
   EXPECT_TRUE(c1->empty());
-  std::vector<protocol::MessageQueue> want2 = {{"TopicA", "broker-a", 0}, {"TopicA", "broker-a", 1},
-                                     {"TopicA", "broker-b", 0}, {"TopicA", "broker-b", 2}};
-  std::vector<protocol::MessageQueue> want3 = {{"TopicA", "broker-a", 2}, {"TopicA", "broker-a", 3},
-                                     {"TopicA", "broker-b", 1}, {"TopicA", "broker-b", 3}};
+  std::vector<protocol::MessageQueue> want2 = {{"TopicA", "broker-a", 0},
+                                               {"TopicA", "broker-a", 1},
+                                               {"TopicA", "broker-b", 0},
+                                               {"TopicA", "broker-b", 2}};
+  std::vector<protocol::MessageQueue> want3 = {{"TopicA", "broker-a", 2},
+                                               {"TopicA", "broker-a", 3},
+                                               {"TopicA", "broker-b", 1},
+                                               {"TopicA", "broker-b", 3}};
   EXPECT_EQ(*c2, want2);
   EXPECT_EQ(*c3, want3);
   EXPECT_TRUE(s.Allocate("G", "other", mqs, cids)->empty());
@@ -160,15 +165,15 @@ TEST(AllocateByConfigTest, ReturnsTheConfiguredListWhateverTheInputs) {
 TEST(AllocateByMachineRoomTest, BlocksThenRemainder) {
   AllocateMessageQueueByMachineRoom s({"hz", "sh"});
   // Sorted by brokerName: "broker-c" < "hz@broker-a" < "sh@broker-b"; broker-c has no room.
-  auto mqs = Concat(Concat(Queues("broker-c", 1), Queues("hz@broker-a", 2)),
-                    Queues("sh@broker-b", 2));
+  auto mqs =
+      Concat(Concat(Queues("broker-c", 1), Queues("hz@broker-a", 2)), Queues("sh@broker-b", 2));
   std::vector<std::string> cids = {"c0", "c1", "c2"};
   auto r0 = s.Allocate("G", "c0", mqs, cids);
   auto r1 = s.Allocate("G", "c1", mqs, cids);
   auto r2 = s.Allocate("G", "c2", mqs, cids);
   ASSERT_TRUE(r0.ok() && r1.ok() && r2.ok());
   EXPECT_EQ(*r0, (std::vector<protocol::MessageQueue>{{"TopicA", "hz@broker-a", 0},
-                                            {"TopicA", "sh@broker-b", 1}}));
+                                                      {"TopicA", "sh@broker-b", 1}}));
   EXPECT_EQ(*r1, (std::vector<protocol::MessageQueue>{{"TopicA", "hz@broker-a", 1}}));
   EXPECT_EQ(*r2, (std::vector<protocol::MessageQueue>{{"TopicA", "sh@broker-b", 0}}));
   EXPECT_TRUE(s.Allocate("G", "c9", mqs, cids)->empty());
@@ -178,8 +183,8 @@ TEST(AllocateByMachineRoomTest, NamesSplitAsJavaStringSplit) {
   AllocateMessageQueueByMachineRoom s({"hz", ""});
   // "hz@" splits to one piece (trailing empty dropped), "hz@a@b" to three: both excluded;
   // "hz@a@" splits to two pieces and "@a" to ["", "a"]: both included.
-  std::vector<protocol::MessageQueue> mqs = {{"T", "@a", 0}, {"T", "hz@", 0}, {"T", "hz@a@", 0},
-                                   {"T", "hz@a@b", 0}};
+  std::vector<protocol::MessageQueue> mqs = {
+      {"T", "@a", 0}, {"T", "hz@", 0}, {"T", "hz@a@", 0}, {"T", "hz@a@b", 0}};
   auto r = s.Allocate("G", "c", mqs, {"c"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*r, (std::vector<protocol::MessageQueue>{{"T", "@a", 0}, {"T", "hz@a@", 0}}));
@@ -204,7 +209,8 @@ TEST(AllocateMachineRoomNearbyTest, OwnRoomFirstThenRoomsWithoutConsumers) {
                       {"TopicA", "hz@a", 0}, {"TopicA", "hz@a", 1}, {"TopicA", "bj@c", 0}}));
   EXPECT_EQ(*hz2, (std::vector<protocol::MessageQueue>{
                       {"TopicA", "hz@a", 2}, {"TopicA", "hz@a", 3}, {"TopicA", "bj@c", 1}}));
-  EXPECT_EQ(*sh1, (std::vector<protocol::MessageQueue>{{"TopicA", "sh@b", 0}, {"TopicA", "sh@b", 1}}));
+  EXPECT_EQ(*sh1,
+            (std::vector<protocol::MessageQueue>{{"TopicA", "sh@b", 0}, {"TopicA", "sh@b", 1}}));
   EXPECT_EQ(s.Name(), "MACHINE_ROOM_NEARBY-AVG");
 }
 
@@ -229,11 +235,11 @@ TEST(MakeAllocateStrategyTest, KnownNames) {
 }
 
 TEST(MessageQueueOrderTest, TopicThenBrokerThenQueueId) {
-  std::vector<protocol::MessageQueue> mqs = {{"B", "a", 0}, {"A", "b", 1}, {"A", "b", 0}, {"A", "a", 10},
-                                   {"A", "a", 2}};
+  std::vector<protocol::MessageQueue> mqs = {
+      {"B", "a", 0}, {"A", "b", 1}, {"A", "b", 0}, {"A", "a", 10}, {"A", "a", 2}};
   std::sort(mqs.begin(), mqs.end());
-  EXPECT_EQ(mqs, (std::vector<protocol::MessageQueue>{{"A", "a", 2}, {"A", "a", 10}, {"A", "b", 0},
-                                            {"A", "b", 1}, {"B", "a", 0}}));
+  EXPECT_EQ(mqs, (std::vector<protocol::MessageQueue>{
+                     {"A", "a", 2}, {"A", "a", 10}, {"A", "b", 0}, {"A", "b", 1}, {"B", "a", 0}}));
   EXPECT_EQ(protocol::ToString(protocol::MessageQueue{"T", "b", 3}),
             "MessageQueue [topic=T, brokerName=b, queueId=3]");
 }

@@ -58,9 +58,11 @@ std::vector<MessageExt> Msgs(std::initializer_list<int64_t> offsets) {
 TEST(ConsumeConcurrentlyTest, SuccessCommitsPastTheBatch) {
   FakeHost host;
   ConsumeMessageConcurrentlyService service(
-      &host, [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) {
+      &host,
+      [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) {
         return ConsumeConcurrentlyStatus::kConsumeSuccess;
-      }, 1, 32);
+      },
+      1, 32);
   auto pq = std::make_shared<ProcessQueue>();
   pq->PutMessages(Msgs({0, 1, 2}));
   service.ConsumeBatch(Msgs({0, 1, 2}), pq, kMq);
@@ -71,10 +73,12 @@ TEST(ConsumeConcurrentlyTest, SuccessCommitsPastTheBatch) {
 TEST(ConsumeConcurrentlyTest, ReconsumeLaterSendsBackWithTheContextDelay) {
   FakeHost host;
   ConsumeMessageConcurrentlyService service(
-      &host, [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext& ctx) {
+      &host,
+      [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext& ctx) {
         ctx.delay_level_when_next_consume = 2;
         return ConsumeConcurrentlyStatus::kReconsumeLater;
-      }, 1, 32);
+      },
+      1, 32);
   auto pq = std::make_shared<ProcessQueue>();
   pq->PutMessages(Msgs({5, 6}));
   service.ConsumeBatch(Msgs({5, 6}), pq, kMq);
@@ -87,10 +91,12 @@ TEST(ConsumeConcurrentlyTest, ReconsumeLaterSendsBackWithTheContextDelay) {
 TEST(ConsumeConcurrentlyTest, AckIndexSendsBackOnlyTheRest) {
   FakeHost host;
   ConsumeMessageConcurrentlyService service(
-      &host, [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext& ctx) {
+      &host,
+      [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext& ctx) {
         ctx.ack_index = 0;
         return ConsumeConcurrentlyStatus::kConsumeSuccess;
-      }, 1, 32);
+      },
+      1, 32);
   auto pq = std::make_shared<ProcessQueue>();
   pq->PutMessages(Msgs({1, 2, 3}));
   service.ConsumeBatch(Msgs({1, 2, 3}), pq, kMq);
@@ -101,9 +107,11 @@ TEST(ConsumeConcurrentlyTest, FailedSendBackKeepsTheOffsetBack) {
   FakeHost host;
   host.send_back_ok = false;
   ConsumeMessageConcurrentlyService service(
-      &host, [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) {
+      &host,
+      [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) {
         return ConsumeConcurrentlyStatus::kReconsumeLater;
-      }, 1, 32);
+      },
+      1, 32);
   service.Start();
   auto pq = std::make_shared<ProcessQueue>();
   pq->PutMessages(Msgs({4}));
@@ -118,9 +126,11 @@ TEST(ConsumeConcurrentlyTest, BroadcastingDropsFailuresWithoutSendBack) {
   FakeHost host;
   host.broadcasting = true;
   ConsumeMessageConcurrentlyService service(
-      &host, [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) {
+      &host,
+      [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) {
         return ConsumeConcurrentlyStatus::kReconsumeLater;
-      }, 1, 32);
+      },
+      1, 32);
   auto pq = std::make_shared<ProcessQueue>();
   pq->PutMessages(Msgs({0}));
   service.ConsumeBatch(Msgs({0}), pq, kMq);
@@ -131,9 +141,11 @@ TEST(ConsumeConcurrentlyTest, BroadcastingDropsFailuresWithoutSendBack) {
 TEST(ConsumeConcurrentlyTest, ThrowingListenerCountsAsReconsumeLater) {
   FakeHost host;
   ConsumeMessageConcurrentlyService service(
-      &host, [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) -> ConsumeConcurrentlyStatus {
+      &host,
+      [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) -> ConsumeConcurrentlyStatus {
         throw std::runtime_error("boom");
-      }, 1, 32);
+      },
+      1, 32);
   auto pq = std::make_shared<ProcessQueue>();
   pq->PutMessages(Msgs({0}));
   service.ConsumeBatch(Msgs({0}), pq, kMq);
@@ -146,9 +158,11 @@ TEST(ConsumeConcurrentlyTest, ThrowingListenerCountsAsReconsumeLater) {
 TEST(ConsumeConcurrentlyTest, DroppedQueueCommitsNothing) {
   FakeHost host;
   ConsumeMessageConcurrentlyService service(
-      &host, [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) {
+      &host,
+      [](const std::vector<MessageExt>&, ConsumeConcurrentlyContext&) {
         return ConsumeConcurrentlyStatus::kConsumeSuccess;
-      }, 1, 32);
+      },
+      1, 32);
   auto pq = std::make_shared<ProcessQueue>();
   pq->PutMessages(Msgs({0}));
   pq->set_dropped(true);

@@ -27,13 +27,14 @@ class NullBroker : public OffsetBrokerAccess, public RebalanceBrokerAccess {
                                                       const std::string&) override {
     return std::vector<std::string>{"c"};
   }
-  Result<std::set<protocol::MessageQueue>> LockBatch(const std::string&, const std::string&,
-                                                     const std::set<protocol::MessageQueue>& mqs) override {
+  Result<std::set<protocol::MessageQueue>> LockBatch(
+      const std::string&, const std::string&,
+      const std::set<protocol::MessageQueue>& mqs) override {
     ++locks;
     return grant ? mqs : std::set<protocol::MessageQueue>{};
   }
-  Status UnlockBatch(const std::string&, const std::string&, const std::set<protocol::MessageQueue>&,
-                     bool) override {
+  Status UnlockBatch(const std::string&, const std::string&,
+                     const std::set<protocol::MessageQueue>&, bool) override {
     return Status::OK();
   }
   std::atomic<int> locks{0};
@@ -42,7 +43,9 @@ class NullBroker : public OffsetBrokerAccess, public RebalanceBrokerAccess {
 
 class NullDelegate : public RebalanceDelegate {
  public:
-  bool RemoveUnnecessaryMessageQueue(const protocol::MessageQueue&, ProcessQueue&) override { return true; }
+  bool RemoveUnnecessaryMessageQueue(const protocol::MessageQueue&, ProcessQueue&) override {
+    return true;
+  }
   void RemoveDirtyOffset(const protocol::MessageQueue&) override {}
   int64_t ComputePullFromWhere(const protocol::MessageQueue&) override { return 0; }
   void DispatchPullRequests(std::vector<PullRequest>) override {}
@@ -54,7 +57,8 @@ class FakeHost : public ConsumeServiceHost {
       : broadcasting_(broadcasting),
         broker_(std::make_shared<NullBroker>()),
         store_("G", broker_),
-        rebalance_("G", protocol::MessageModel::kClustering, protocol::ConsumeType::kConsumePassively,
+        rebalance_("G", protocol::MessageModel::kClustering,
+                   protocol::ConsumeType::kConsumePassively,
                    std::make_shared<AllocateMessageQueueAveragely>(), broker_, &delegate_) {}
   const std::string& ConsumerGroup() const override { return group_; }
   bool IsBroadcasting() const override { return broadcasting_; }
@@ -142,9 +146,11 @@ TEST(ConsumeOrderlyTest, PastMaxReconsumeTimesGoesToTheDlqAndMovesOn) {
   FakeHost host(true);
   host.max_reconsume = 0;
   ConsumeMessageOrderlyService service(
-      &host, [&](const std::vector<MessageExt>&, ConsumeOrderlyContext&) {
+      &host,
+      [&](const std::vector<MessageExt>&, ConsumeOrderlyContext&) {
         return ConsumeOrderlyStatus::kSuspendCurrentQueueAMoment;
-      }, 1, 1, 1000);
+      },
+      1, 1, 1000);
   auto pq = std::make_shared<ProcessQueue>();
   ASSERT_TRUE(pq->PutMessages(Msgs(0, 1)));
   service.ConsumeQueue(pq, kMq);
@@ -158,15 +164,18 @@ TEST(ConsumeOrderlyTest, ClusteringWithoutTheLockDoesNotConsume) {
   host.broker()->grant = false;
   std::atomic<int> calls{0};
   ConsumeMessageOrderlyService service(
-      &host, [&](const std::vector<MessageExt>&, ConsumeOrderlyContext&) {
+      &host,
+      [&](const std::vector<MessageExt>&, ConsumeOrderlyContext&) {
         ++calls;
         return ConsumeOrderlyStatus::kSuccess;
-      }, 1, 1, 1000, /*lock_interval_ms=*/50);
+      },
+      1, 1, 1000, /*lock_interval_ms=*/50);
   service.Start();
   auto pq = std::make_shared<ProcessQueue>();
   pq->PutMessages(Msgs(0, 1));
   service.ConsumeQueue(pq, kMq);  // not locked: retries the lock later
-  ASSERT_TRUE(testing::WaitUntil([&] { return host.broker()->locks.load() >= 1; }, std::chrono::seconds(5)));
+  ASSERT_TRUE(testing::WaitUntil([&] { return host.broker()->locks.load() >= 1; },
+                                 std::chrono::seconds(5)));
   EXPECT_EQ(calls.load(), 0);
   service.Shutdown();
 }

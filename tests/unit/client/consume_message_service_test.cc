@@ -28,8 +28,9 @@ TEST(ConsumeMessageServiceTest, ConsumeDirectlyResultJsonAsFastjson) {
   r.consume_result = "CR_SUCCESS";
   r.remark = "say \"hi\"";
   r.spent_time_millis = 3;
-  EXPECT_EQ(EncodeConsumeDirectlyResult(r),
-            R"({"autoCommit":true,"consumeResult":"CR_SUCCESS","order":false,"remark":"say \"hi\"","spentTimeMills":3})");
+  EXPECT_EQ(
+      EncodeConsumeDirectlyResult(r),
+      R"({"autoCommit":true,"consumeResult":"CR_SUCCESS","order":false,"remark":"say \"hi\"","spentTimeMills":3})");
 }
 
 }  // namespace

@@ -28,10 +28,12 @@ TEST(DelayedTaskRunnerTest, RunsInDueOrder) {
   runner.ExecuteLater(50, record(2));
   runner.Execute(record(1));
   runner.Execute(record(11));  // same due time: FIFO
-  ASSERT_TRUE(testing::WaitUntil([&] {
-    std::lock_guard lock(mu);
-    return order.size() == 4;
-  }, std::chrono::seconds(5)));
+  ASSERT_TRUE(testing::WaitUntil(
+      [&] {
+        std::lock_guard lock(mu);
+        return order.size() == 4;
+      },
+      std::chrono::seconds(5)));
   EXPECT_EQ(order, (std::vector<int>{1, 11, 2, 3}));
 }
 

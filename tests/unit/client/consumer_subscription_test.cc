@@ -28,7 +28,8 @@ TEST(ConsumerSubscriptionTest, TagsSplitTrimmedAndHashedAsJava) {
   EXPECT_EQ(sub->tags_set, (std::set<std::string>{"TagA", "TagB"}));
   // "TagA".hashCode() in Java = 2598919.
   EXPECT_EQ(JavaStringHashCode("TagA"), 2598919);
-  EXPECT_EQ(sub->code_set, (std::set<int32_t>{JavaStringHashCode("TagA"), JavaStringHashCode("TagB")}));
+  EXPECT_EQ(sub->code_set,
+            (std::set<int32_t>{JavaStringHashCode("TagA"), JavaStringHashCode("TagB")}));
   EXPECT_TRUE(SubscriptionMatchesTag(*sub, "TagA", true));
   EXPECT_FALSE(SubscriptionMatchesTag(*sub, "TagC", true));
   EXPECT_FALSE(SubscriptionMatchesTag(*sub, "", false));  // untagged messages are filtered out

@@ -43,8 +43,7 @@ TEST(LocalFileOffsetStoreTest, PersistThenLoadInANewStore) {
   }
   const std::string json = Slurp(dir.path() + "/cid/G/offsets.json");
   // fastjson's object-key form, as Java's OffsetSerializeWrapper is written.
-  EXPECT_NE(json.find(R"({"brokerName":"broker-a","queueId":0,"topic":"T"}:11)"),
-            std::string::npos)
+  EXPECT_NE(json.find(R"({"brokerName":"broker-a","queueId":0,"topic":"T"}:11)"), std::string::npos)
       << json;
   LocalFileOffsetStore again(dir.path(), "cid", "G");
   ASSERT_TRUE(again.Load().ok());
@@ -69,7 +68,8 @@ TEST(LocalFileOffsetStoreTest, CorruptFileFallsBackToBak) {
   testing::TempDir dir;
   LocalFileOffsetStore store(dir.path(), "cid", "G");
   Spit(store.path(), "{not json");
-  Spit(store.path() + ".bak", R"({"offsetTable":{{"brokerName":"broker-a","queueId":1,"topic":"T"}:5}})");
+  Spit(store.path() + ".bak",
+       R"({"offsetTable":{{"brokerName":"broker-a","queueId":1,"topic":"T"}:5}})");
   ASSERT_TRUE(store.Load().ok());
   EXPECT_EQ(store.ReadOffset(kB, ReadOffsetType::kReadFromMemory), 5);
 }

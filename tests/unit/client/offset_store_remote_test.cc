@@ -20,15 +20,16 @@ class FakeBroker : public OffsetBrokerAccess {
     int64_t offset;
     bool oneway;
   };
-  Result<int64_t> QueryConsumerOffset(const std::string& group, const protocol::MessageQueue& mq) override {
+  Result<int64_t> QueryConsumerOffset(const std::string& group,
+                                      const protocol::MessageQueue& mq) override {
     ++queries;
     if (fail_queries) return Status::Timeout("wait response on broker-a timed out");
     auto it = stored.find(mq);
     if (it == stored.end()) return Status::NotFound("QUERY_NOT_FOUND");
     return it->second;
   }
-  Status UpdateConsumerOffset(const std::string& group, const protocol::MessageQueue& mq, int64_t offset,
-                              bool oneway) override {
+  Status UpdateConsumerOffset(const std::string& group, const protocol::MessageQueue& mq,
+                              int64_t offset, bool oneway) override {
     updates.push_back({group, mq, offset, oneway});
     return Status::OK();
   }

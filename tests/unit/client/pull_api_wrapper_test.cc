@@ -52,7 +52,8 @@ TEST(PullApiWrapperTest, FoundDecodesAndFiltersByExactTag) {
   auto sub = BuildSubscriptionData("T", "TagA", 1);
   ASSERT_TRUE(sub.ok());
   auto result = ProcessPullResponse(
-      Found(Record(6, "TagA", "a") + Record(7, "TagB", "b") + Record(8, "", "untagged")), kMq, *sub);
+      Found(Record(6, "TagA", "a") + Record(7, "TagB", "b") + Record(8, "", "untagged")), kMq,
+      *sub);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->status, PullStatus::kFound);
   EXPECT_EQ(result->next_begin_offset, 9);

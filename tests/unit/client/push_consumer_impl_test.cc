@@ -23,7 +23,8 @@ TEST(ParseConsumeTimestampTest, LocalTimeAsJavaSimpleDateFormat) {
 }
 
 TEST(ParseConsumeTimestampTest, RejectsOtherShapes) {
-  for (const char* bad : {"", "2024010203040", "2024-01-02 03:04", "20241302030405", "2024010203046x"}) {
+  for (const char* bad :
+       {"", "2024010203040", "2024-01-02 03:04", "20241302030405", "2024010203046x"}) {
     auto r = ParseConsumeTimestamp(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.status().message().find("consume_timestamp"), std::string::npos);

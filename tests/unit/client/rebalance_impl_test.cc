@@ -14,8 +14,9 @@ class FakeBroker : public RebalanceBrokerAccess {
                                                       const std::string&) override {
     return cids;
   }
-  Result<std::set<protocol::MessageQueue>> LockBatch(const std::string&, const std::string&,
-                                           const std::set<protocol::MessageQueue>& mqs) override {
+  Result<std::set<protocol::MessageQueue>> LockBatch(
+      const std::string&, const std::string&,
+      const std::set<protocol::MessageQueue>& mqs) override {
     ++lock_calls;
     std::set<protocol::MessageQueue> granted;
     for (const auto& mq : mqs) {
@@ -23,8 +24,8 @@ class FakeBroker : public RebalanceBrokerAccess {
     }
     return granted;
   }
-  Status UnlockBatch(const std::string&, const std::string&, const std::set<protocol::MessageQueue>& mqs,
-                     bool) override {
+  Status UnlockBatch(const std::string&, const std::string&,
+                     const std::set<protocol::MessageQueue>& mqs, bool) override {
     unlocked.insert(mqs.begin(), mqs.end());
     return Status::OK();
   }
@@ -85,7 +86,8 @@ TEST(RebalanceImplTest, ClusteringTakesItsShareSortedAsJava) {
   EXPECT_FALSE(f.rebalance.IsSubscribeTopicNeedUpdate("T"));
   f.broker->cids = {"c2", "c1"};  // unsorted on purpose: c1 sorts first
   f.rebalance.DoRebalance(false);
-  EXPECT_EQ(f.delegate.last_divided, (std::set<protocol::MessageQueue>{{"T", "broker-a", 0}, {"T", "broker-a", 1}}));
+  EXPECT_EQ(f.delegate.last_divided,
+            (std::set<protocol::MessageQueue>{{"T", "broker-a", 0}, {"T", "broker-a", 1}}));
   ASSERT_EQ(f.delegate.dispatched.size(), 2u);
   EXPECT_EQ(f.delegate.dispatched[0].next_offset, 100);
   EXPECT_EQ(f.delegate.dispatched[1].next_offset, 101);
@@ -100,7 +102,8 @@ TEST(RebalanceImplTest, ClusteringTakesItsShareSortedAsJava) {
   f.broker->cids = {"c0", "c1", "c2"};
   f.rebalance.DoRebalance(false);
   EXPECT_EQ(f.delegate.last_divided, (std::set<protocol::MessageQueue>{{"T", "broker-a", 2}}));
-  EXPECT_EQ(f.delegate.removed, (std::set<protocol::MessageQueue>{{"T", "broker-a", 0}, {"T", "broker-a", 1}}));
+  EXPECT_EQ(f.delegate.removed,
+            (std::set<protocol::MessageQueue>{{"T", "broker-a", 0}, {"T", "broker-a", 1}}));
   auto table = f.rebalance.ProcessQueueTable();
   ASSERT_EQ(table.size(), 1u);
   EXPECT_EQ(table.begin()->first.queue_id, 2);
