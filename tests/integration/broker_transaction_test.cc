@@ -79,9 +79,9 @@ class CheckInbox {
 class BrokerTransactionTest : public ::testing::Test {
  protected:
   BrokerTransactionTest()
-      : broker_(Props{{"transactionTimeOut", "1000"},
-                 {"transactionCheckInterval", "300"},
-                 {"transactionCheckMax", "3"}}) {}
+      : broker_(Props{{"transactionTimeOut", "2000"},
+                 {"transactionCheckInterval", "1000"},
+                 {"transactionCheckMax", "15"}}) {}
 
   void SetUp() override {
     ASSERT_TRUE(broker_.Start(""));
@@ -220,7 +220,7 @@ TEST_F(BrokerTransactionTest, CommittedMessagesArriveRolledBackOnesNever) {
   EXPECT_FALSE(msgs[0].properties.Has("TRAN_MSG"));
 
   // Decided: no check-back for any of them, even well past the timeout.
-  std::this_thread::sleep_for(2500ms);
+  std::this_thread::sleep_for(3500ms);
   EXPECT_EQ(inbox_.size(), 0u);
   EXPECT_EQ(Delivered().size(), 2u);
 
@@ -266,7 +266,7 @@ TEST_F(BrokerTransactionTest, UnknownTransactionIsSettledByCheckBack) {
   // Settled: no further checks.
   while (inbox_.Pop(0ms)) {
   }
-  std::this_thread::sleep_for(2000ms);
+  std::this_thread::sleep_for(2500ms);
   EXPECT_EQ(inbox_.size(), 0u);
   EXPECT_EQ(Delivered(2).size(), 1u);
 }
@@ -282,10 +282,9 @@ TEST_F(BrokerTransactionTest, DecisionsAndProgressSurviveARestart) {
   ASSERT_EQ(broker_.Stop(), 0);
   ASSERT_TRUE(broker_.Start(""));
   StartClient();
-  ASSERT_TRUE(WaitUntil([&] { return Delivered().size() == 1; }, 10s));
-
   // Only the undecided one is asked about once a producer of the group is back.
   Heartbeat();
+  ASSERT_TRUE(WaitUntil([&] { return Delivered().size() == 1; }, 10s));
   std::optional<RemotingCommand> check = inbox_.Pop(10s);
   ASSERT_TRUE(check) << broker_.ReadLog();
   auto header = protocol::DecodeCustomHeader<protocol::CheckTransactionStateRequestHeader>(*check);
@@ -305,6 +304,11 @@ TEST_F(BrokerTransactionTest, DecisionsAndProgressSurviveARestart) {
 }
 
 TEST_F(BrokerTransactionTest, ChecksStopAfterTransactionCheckMax) {
+  client_->Shutdown();
+  ASSERT_EQ(broker_.Stop(), 0);
+  broker_.SetExtra("transactionCheckMax", "3");
+  ASSERT_TRUE(broker_.Start(""));
+  StartClient();
   Heartbeat();
   Prepared p = SendPrepared("TXM00000000000000000000000000009", 1);
   // Never answered: exactly transactionCheckMax (3) checks, then it is set aside.
