@@ -154,6 +154,9 @@ TEST_F(BrokerSendPullTest, LongPollIsAnsweredByAnArrivingMessage) {
   auto first = Call(Send("SpPoll", 0, "seed"));
   ASSERT_TRUE(first.ok());
   ASSERT_EQ(first->code, resp::kSuccess);
+  // The ack precedes the ConsumeQueue dispatch: pulling offset 1 of a queue the reput service
+  // has not created yet is answered OFFSET_MOVED (as Java), so wait for the seed first.
+  ASSERT_TRUE(WaitUntil([&] { return PullAll("SpPoll", 0, 0).size() == 1; }, 10s));
   std::promise<Result<protocol::RemotingCommand>> promise;
   const auto start = std::chrono::steady_clock::now();
   client_.InvokeAsync(broker_.addr(), Pull("SpPoll", 0, 1, kSubscription | kSuspend, 15000), 30s,
