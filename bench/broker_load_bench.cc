@@ -32,6 +32,8 @@
 #include "protocol/send_headers.h"
 #include "remoting/remoting_client.h"
 
+#include "bench_ports.h"
+
 namespace {
 
 namespace rc = apogee::protocol::response_code;
@@ -44,26 +46,7 @@ constexpr int kQueues = 16;
 constexpr size_t kBodySize = 1024;
 constexpr auto kTimeout = std::chrono::seconds(10);
 
-bool PortFree(int port) {
-  if (port <= 1024 || port > 65535) return false;
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  close(fd);
-  return ok;
-}
-
-// A port p with p - 2 (fast channel) and p + 1 (HA) also free.
-int PickBrokerPort() {
-  for (int i = 0; i < 1000; ++i) {
-    int p = 20000 + std::rand() % 40000;
-    if (PortFree(p) && PortFree(p - 2) && PortFree(p + 1)) return p;
-  }
-  return 0;
-}
+using apogee::bench::PickBrokerPort;
 
 template <typename H>
 RemotingCommand Request(int32_t code, const H& header) {
