@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails when a source file includes a module its module may not use (architecture.md).
+# Fails when a source file includes a module its module may not use (docs/architecture.md).
 # CMake's per-module include directories already make such an include fail to compile;
 # this check names the offending line directly and also covers headers no target compiles.
 set -euo pipefail

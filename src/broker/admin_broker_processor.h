@@ -1,4 +1,4 @@
-// The admin request family (Java's AdminBrokerProcessor; protocol-remoting.md §5.5): topic
+// The admin request family (Java's AdminBrokerProcessor; docs/protocol/remoting.md §5.5): topic
 // and subscription-group administration, broker config, runtime info, statistics,
 // connections and consumer-offset tools, as used by mqadmin and the dashboard.
 //

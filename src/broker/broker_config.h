@@ -1,5 +1,5 @@
 // BrokerConfig: every setting of mqbroker under RocketMQ's broker.conf key names
-// (protocol-store-ha.md §6.2-§6.5): Java's BrokerConfig, the NettyServerConfig keys a
+// (docs/protocol/store_ha.md §6.2-§6.5): Java's BrokerConfig, the NettyServerConfig keys a
 // broker uses, the HA keys of MessageStoreConfig, and the store's own StoreConfig table
 // (store/store_config.h), all read from one Java properties file.
 //

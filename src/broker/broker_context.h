@@ -72,7 +72,7 @@ struct BrokerContext {
   std::shared_ptr<ProducerManager> producer_manager;
 
   // "brokerIP1:listenPort": the address registered with the NameServers and the store
-  // host inside offset msgIds (protocol-store-ha.md §6.2).
+  // host inside offset msgIds (docs/protocol/store_ha.md §6.2).
   std::string broker_addr;
   // "brokerIP2:haListenPort", registered as haServerAddr.
   std::string ha_server_addr;

@@ -1,7 +1,7 @@
 // BrokerOuterAPI: the broker's calls to the NameServers (Java's BrokerOuterAPI):
 // REGISTER_BROKER to every NameServer in parallel (RegisterBrokerBody JSON or its zlib
 // form, bodyCrc32 = CRC32 & 0x7FFFFFFF over the exact body bytes) and UNREGISTER_BROKER
-// at shutdown (protocol-remoting.md §5.1.1, §5.1.2, §9.1).
+// at shutdown (docs/protocol/remoting.md §5.1.1, §5.1.2, §9.1).
 //
 // Thread-safety: every method may be called from any thread, except that the blocking
 // calls (RegisterBrokerAll, UnregisterBrokerAll) must not run on the client's IO threads.

@@ -1,6 +1,6 @@
 // GET_BROKER_RUNTIME_INFO (28): the KVTable `mqadmin clusterList` and `brokerStatus` read
 // (Java's AdminBrokerProcessor.prepareRuntimeInfo plus StoreStatsService;
-// protocol-remoting.md §5.5.5). Every key clusterList parses is present, because the Java
+// docs/protocol/remoting.md §5.5.5). Every key clusterList parses is present, because the Java
 // tool fails on a missing one.
 //
 // BrokerRuntimeStats counts stored messages from the store's dispatch notifications (the

@@ -1,5 +1,5 @@
 // Requests the broker sends on a client's own connection (Java's Broker2Client;
-// protocol-remoting.md §5.4). All oneway and best effort: ali-ons never answers
+// docs/protocol/remoting.md §5.4). All oneway and best effort: ali-ons never answers
 // server-initiated requests and Go drops codes it does not know (pitfall 18), so nothing
 // here waits for a client.
 //

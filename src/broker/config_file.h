@@ -1,7 +1,7 @@
 // ConfigFile: one of the broker's JSON state files under <storePathRootDir>/config/
 // (topics.json, subscriptionGroup.json, consumerOffset.json, delayOffset.json), persisted
 // the way Java's ConfigManager/MixAll.string2File does, made crash-safe
-// (protocol-store-ha.md §5.7):
+// (docs/protocol/store_ha.md §5.7):
 //
 //   Persist: write <file>.tmp and fsync it; copy the current <file> to <file>.bak (fsynced);
 //            rename <file>.tmp over <file>; fsync the directory.

@@ -1,5 +1,5 @@
 // ConsumerManageProcessor: the consumer-offset and queue-offset requests
-// (protocol-remoting.md §5.3.2, §5.3.3, §5.3.6; protocol-store-ha.md §8.7):
+// (docs/protocol/remoting.md §5.3.2, §5.3.3, §5.3.6; docs/protocol/store_ha.md §8.7):
 //   QUERY_CONSUMER_OFFSET (14)        the group's committed offset, or QUERY_NOT_FOUND (22)
 //                                     for a new group, except offset 0 when the queue's
 //                                     min offset is 0 and its first message is still in

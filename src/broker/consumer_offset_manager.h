@@ -1,7 +1,7 @@
 // ConsumerOffsetManager: the committed consume offset of every (topic, group, queue) on
 // this broker (Java's ConsumerOffsetManager), persisted as
 // <storePathRootDir>/config/consumerOffset.json in fastjson's shape
-// (protocol-store-ha.md §5.7):
+// (docs/protocol/store_ha.md §5.7):
 //
 //   {"offsetTable":{"TopicTest@group_a":{0:250,1:248}}}
 //

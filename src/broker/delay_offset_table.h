@@ -1,7 +1,7 @@
 // DelayOffsetTable: per delay level, the SCHEDULE_TOPIC_XXXX queue offset up to which
 // messages were delivered (Java's ScheduleMessageService.offsetTable), persisted as
 // <storePathRootDir>/config/delayOffset.json in Java's form {"offsetTable":{1:12,2:0}}
-// (fastjson: bare integer keys; quoted keys are accepted on load, protocol-store-ha.md
+// (fastjson: bare integer keys; quoted keys are accepted on load, docs/protocol/store_ha.md
 // §5.7 and pitfall 7). GET_ALL_DELAY_OFFSET returns that file's content.
 //
 // Thread-safety: every method may be called from any thread.

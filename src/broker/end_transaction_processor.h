@@ -1,6 +1,6 @@
 // EndTransactionProcessor: END_TRANSACTION (37), a producer's commit or rollback of a
-// prepared message (Java's EndTransactionProcessor, 4.9.x; protocol-store-ha.md §8.4,
-// protocol-remoting.md §5.2).
+// prepared message (Java's EndTransactionProcessor, 4.9.x; docs/protocol/store_ha.md §8.4,
+// docs/protocol/remoting.md §5.2).
 //
 //   COMMIT (sysFlag 0x8): the half message is looked up by commitLogOffset and checked
 //     against the header (producer group, queue offset, physical offset: SYSTEM_ERROR

@@ -3,7 +3,7 @@
 // HookUtils (5.x timer properties), TransactionalMessageBridge.parseHalfMessageInner (half
 // messages) and ScheduleMessageService.messageTimeup (restore); here they are one place
 // used by SendMessageProcessor, the send-back processor, the schedule and timer services
-// and the transaction family (protocol-store-ha.md §8.3, §8.4).
+// and the transaction family (docs/protocol/store_ha.md §8.3, §8.4).
 //
 // Each function rewrites only the routing parts of a message: topic, queue id, sysFlag
 // and properties. The caller encodes the properties afterwards.

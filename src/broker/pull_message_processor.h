@@ -1,6 +1,6 @@
 // PullMessageProcessor: PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361) (Java's
-// PullMessageProcessor + DefaultPullMessageResultHandler; protocol-remoting.md §5.3.1,
-// §9.4, pitfalls 10-13; protocol-store-ha.md §8.2, §8.5).
+// PullMessageProcessor + DefaultPullMessageResultHandler; docs/protocol/remoting.md §5.3.1,
+// §9.4, pitfalls 10-13; docs/protocol/store_ha.md §8.2, §8.5).
 //
 // Checks in Java's order: broker readable, subscription group (auto-created when allowed,
 // consumeEnable), topic exists and is readable, queue id, then the subscription: rebuilt

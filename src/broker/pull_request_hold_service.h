@@ -1,5 +1,5 @@
 // PullRequestHoldService: long polling (Java's PullRequestHoldService;
-// protocol-remoting.md §9.4). A pull that found nothing new and carries the suspend flag
+// docs/protocol/remoting.md §9.4). A pull that found nothing new and carries the suspend flag
 // is parked here per (topic, queue) instead of being answered; it is re-executed (once, with
 // suspension no longer allowed, so it answers whatever it finds) when
 //   * a message arrives for its queue past the offset it asked for (the store's

@@ -1,9 +1,9 @@
 // QUERY_MESSAGE (12) and VIEW_MESSAGE_BY_ID (33): reading messages back by key (through
 // the IndexFile) and by CommitLog offset, for `mqadmin queryMsgByKey / queryMsgById` and
-// the clients' viewMessage APIs (Java's QueryMessageProcessor; protocol-remoting.md
+// the clients' viewMessage APIs (Java's QueryMessageProcessor; docs/protocol/remoting.md
 // §5.3.7).
 //
-// Both answer with stored records (protocol-store-ha.md §1) as the body, sent from mapped
+// Both answer with stored records (docs/protocol/store_ha.md §1) as the body, sent from mapped
 // CommitLog memory without a copy: the response's body_segments keep the store's file
 // handles alive until the frame is written.
 //

@@ -1,5 +1,5 @@
 // RebalanceLockManager: the broker's queue locks for ordered consumption (Java's
-// RebalanceLockManager; protocol-store-ha.md §8.6). Per consumer group, each queue has
+// RebalanceLockManager; docs/protocol/store_ha.md §8.6). Per consumer group, each queue has
 // at most one owner client id; a lock is granted when the queue is free, already held by
 // the same client (its timestamp is refreshed), or held by a client that has not
 // refreshed it for lock_max_live_millis (60 s). Locks are released only by UnlockBatch

@@ -1,5 +1,5 @@
 // ScheduleMessageService: delivers delayed messages (Java's ScheduleMessageService;
-// protocol-store-ha.md §8.3). A message with DELAY level L waits in SCHEDULE_TOPIC_XXXX
+// docs/protocol/store_ha.md §8.3). A message with DELAY level L waits in SCHEDULE_TOPIC_XXXX
 // queue L-1; its ConsumeQueue tag code is its delivery time (the store computes it). Within
 // a level the delivery times are in queue order, so one offset per level is the whole
 // progress: DelayOffsetTable, persisted in delayOffset.json every flushDelayOffsetInterval

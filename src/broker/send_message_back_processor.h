@@ -1,6 +1,6 @@
 // SendMessageBackProcessor: CONSUMER_SEND_MSG_BACK (36), a consumer handing back a message
 // it failed to consume (Java's AbstractSendMessageProcessor.consumerSendMsgBack;
-// protocol-store-ha.md §8.1, protocol-remoting.md §5.2.4).
+// docs/protocol/store_ha.md §8.1, docs/protocol/remoting.md §5.2.4).
 //
 // The message is re-read by its CommitLog offset and stored again:
 //   * into %RETRY%<group> (created with the group's retryQueueNums, perm READ|WRITE; random

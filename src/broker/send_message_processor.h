@@ -1,6 +1,6 @@
 // SendMessageProcessor: SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320)
-// (Java's SendMessageProcessor + AbstractSendMessageProcessor; protocol-remoting.md §5.2.1,
-// protocol-store-ha.md §1.7, §3, §4).
+// (Java's SendMessageProcessor + AbstractSendMessageProcessor; docs/protocol/remoting.md §5.2.1,
+// docs/protocol/store_ha.md §1.7, §3, §4).
 //
 // Batch or not is decided by the header's batch flag (`m` / `batch`), never by the code:
 // the C++ client sends batches as 310 with m=true. Checks run in Java's order (header,
@@ -18,7 +18,7 @@
 //
 // Every response carries MSG_REGION and TRACE_ON; every stored outcome (0, 10, 11, 12)
 // also msgId (the offset msgId of the broker's store host; comma-joined for a batch),
-// queueId, queueOffset and transactionId (the UNIQ_KEY) (protocol-remoting.md pitfall 8).
+// queueId, queueOffset and transactionId (the UNIQ_KEY) (docs/protocol/remoting.md pitfall 8).
 //
 // A batch is stored message by message in order (the store has no atomic multi-record
 // put yet); the answer reports the first queue offset and the worst status.

@@ -1,5 +1,5 @@
 // SlaveSynchronize: a slave copies its master's metadata over remoting (Java's
-// SlaveSynchronize; protocol-store-ha.md §7.5): topic configs (GET_ALL_TOPIC_CONFIG),
+// SlaveSynchronize; docs/protocol/store_ha.md §7.5): topic configs (GET_ALL_TOPIC_CONFIG),
 // consumer offsets (GET_ALL_CONSUMER_OFFSET), delay offsets (GET_ALL_DELAY_OFFSET, written
 // verbatim to config/delayOffset.json) and subscription groups
 // (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), and persists each.

@@ -1,6 +1,6 @@
 // The ONE place where the store's outcomes become RocketMQ response codes (Java's
 // SendMessageProcessor.handlePutMessageResult and PullMessageProcessor's switch over
-// GetMessageStatus; protocol-remoting.md §5.2.1 step 10 and §5.3.1 step 8). The store never
+// GetMessageStatus; docs/protocol/remoting.md §5.2.1 step 10 and §5.3.1 step 8). The store never
 // sees response codes; every processor that answers from a store result goes through here.
 //
 // Remarks say what happened and, where a person can do something about it, what.

@@ -1,6 +1,6 @@
 // Subscription helpers of the pull path (Java's FilterAPI.build and
-// ExpressionMessageFilter.isMatchedByConsumeQueue; protocol-remoting.md §5.3.1 step 5,
-// protocol-store-ha.md §8.5):
+// ExpressionMessageFilter.isMatchedByConsumeQueue; docs/protocol/remoting.md §5.3.1 step 5,
+// docs/protocol/store_ha.md §8.5):
 //  * BuildSubscriptionData turns the `subscription` / `expressionType` of a pull header
 //    (C++ and ali-ons send them on every pull) into the SubscriptionData a heartbeat
 //    would carry: tags split on "||", trimmed, empties dropped, code set = Java

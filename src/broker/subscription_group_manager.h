@@ -8,7 +8,7 @@
 // autoCreateSubscriptionGroup is on, or when it is a system group (CID_RMQ_SYS_*).
 // Every change advances the data version and is persisted at once.
 //
-// Also home of SubscriptionGroupConfig's JSON form (protocol-remoting.md §7.10), which is
+// Also home of SubscriptionGroupConfig's JSON form (docs/protocol/remoting.md §7.10), which is
 // both this file's format and the body of UPDATE_AND_CREATE_SUBSCRIPTIONGROUP /
 // GET_ALL_SUBSCRIPTIONGROUP_CONFIG (Encode() is that body, as in Java).
 //

@@ -37,7 +37,7 @@ namespace apogee::broker {
 class BrokerConfig;
 class ConfigFile;
 
-// Reserved names (protocol-remoting.md §8.6; Java's TopicValidator and MixAll).
+// Reserved names (docs/protocol/remoting.md §8.6; Java's TopicValidator and MixAll).
 inline constexpr std::string_view kAutoCreateTopicKeyTopic = "TBW102";
 inline constexpr std::string_view kSelfTestTopic = "SELF_TEST_TOPIC";
 inline constexpr std::string_view kBenchmarkTopic = "BenchmarkTest";

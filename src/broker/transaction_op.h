@@ -1,7 +1,7 @@
 // The transaction bookkeeping format (Java's TransactionalMessageUtil): names of the
 // internal consumer group and tag, and the body of an op record. Half messages live in
 // RMQ_SYS_TRANS_HALF_TOPIC, their decisions in RMQ_SYS_TRANS_OP_HALF_TOPIC (topic names in
-// topic_config_manager.h); protocol-store-ha.md §8.4.
+// topic_config_manager.h); docs/protocol/store_ha.md §8.4.
 //
 // An op record's body is the half message's queue offset in decimal. 4.9.x writes one
 // offset per record ("17"); 5.x writes several, each followed by a comma ("17,18,"). Both

@@ -1,5 +1,5 @@
 // TransactionalMessageService: the half and op queues of transactional messages (Java's
-// TransactionalMessageServiceImpl and TransactionalMessageBridge; protocol-store-ha.md §8.4).
+// TransactionalMessageServiceImpl and TransactionalMessageBridge; docs/protocol/store_ha.md §8.4).
 //
 // The send path parks a prepared message in RMQ_SYS_TRANS_HALF_TOPIC queue 0 as a NOT_TYPE
 // record with REAL_TOPIC / REAL_QID / PGROUP. This class

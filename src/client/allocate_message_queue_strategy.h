@@ -1,5 +1,5 @@
 // Client-side queue allocation (Java's AllocateMessageQueueStrategy and its
-// implementations in client/consumer/rebalance; protocol-store-ha.md §10).
+// implementations in client/consumer/rebalance; docs/protocol/store_ha.md §10).
 //
 // Every consumer of a group runs the same strategy over the same sorted inputs and keeps
 // its own share, so the results must be bit-identical to Java's: a mixed group of Java,

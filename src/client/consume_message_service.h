@@ -31,7 +31,7 @@ class ConsumeServiceHost {
   virtual int32_t MaxReconsumeTimes(bool orderly) const = 0;
 };
 
-// ConsumeMessageDirectlyResult (protocol-remoting.md §5.4.4).
+// ConsumeMessageDirectlyResult (docs/protocol/remoting.md §5.4.4).
 struct ConsumeDirectlyResult {
   bool order = false;
   bool auto_commit = true;

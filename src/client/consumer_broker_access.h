@@ -43,7 +43,7 @@ class ConsumerBrokerAccess final : public OffsetBrokerAccess, public RebalanceBr
 };
 
 // Where a consumer starts on a newly owned queue (Java's RebalancePushImpl
-// .computePullFromWhere; protocol-store-ha.md §8.7): the stored offset when there is one;
+// .computePullFromWhere; docs/protocol/store_ha.md §8.7): the stored offset when there is one;
 // with none, LAST_OFFSET takes the queue's max offset (0 for a %RETRY% topic), FIRST_OFFSET
 // 0, TIMESTAMP the offset found for `timestamp_ms` (max offset for a %RETRY% topic). -1 when
 // the store or the broker could not answer (the caller retries later).

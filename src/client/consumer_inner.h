@@ -46,7 +46,7 @@ class ConsumerInner {
   // RESET_CONSUMER_CLIENT_OFFSET: move to these offsets (queues of `topic`).
   virtual void ResetOffset(const std::string& topic,
                            const std::map<protocol::MessageQueue, int64_t>& offsets) = 0;
-  // GET_CONSUMER_RUNNING_INFO: the ConsumerRunningInfo JSON body (protocol-remoting.md §7.8).
+  // GET_CONSUMER_RUNNING_INFO: the ConsumerRunningInfo JSON body (docs/protocol/remoting.md §7.8).
   virtual Result<std::string> ConsumerRunningInfo(bool jstack) = 0;
   // CONSUME_MESSAGE_DIRECTLY: consume `msg` now and answer the ConsumeMessageDirectlyResult
   // JSON body (§5.4.4).

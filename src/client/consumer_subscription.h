@@ -1,5 +1,5 @@
 // Tag subscriptions (Java's FilterAPI.buildSubscriptionData and the client-side tag check
-// of PullAPIWrapper.processPullResult; protocol-store-ha.md §8.5).
+// of PullAPIWrapper.processPullResult; docs/protocol/store_ha.md §8.5).
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // What a consumer does with one PULL_MESSAGE answer (Java's PullAPIWrapper
-// .processPullResult and the PullSysFlag bits; protocol-remoting.md §5.3.1): decode the
+// .processPullResult and the PullSysFlag bits; docs/protocol/remoting.md §5.3.1): decode the
 // records, drop the messages whose tag is not subscribed (the broker filtered by tag hash
 // only), stamp MIN_OFFSET / MAX_OFFSET, and report where to pull next.
 #pragma once

@@ -335,8 +335,8 @@ Result<std::string> PushConsumerImpl::ConsumerRunningInfo(bool) {
   if (state_.load() != State::kRunning) {
     return Status::Unavailable("consumer " + config_.group + " is not running");
   }
-  // ConsumerRunningInfo (protocol-remoting.md §7.8): fastjson bean order, protocol::MessageQueue
-  // keys in object-key form.
+  // ConsumerRunningInfo (docs/protocol/remoting.md §7.8): fastjson bean order,
+  // protocol::MessageQueue keys in object-key form.
   std::string json = "{\"jstack\":\"\",\"mqTable\":{";
   bool first = true;
   const int64_t now = NowMillis();

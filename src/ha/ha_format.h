@@ -1,4 +1,4 @@
-// The HA wire format (protocol-store-ha.md §7.2; docs/format/ha_protocol.md): two one-way
+// The HA wire format (docs/protocol/store_ha.md §7.2; docs/format/ha_protocol.md): two one-way
 // streams over plain TCP. The slave sends 8-byte big-endian reports of its CommitLog end;
 // the master sends frames [int64 offset][int32 size][size raw CommitLog bytes], size 0
 // being a heartbeat. Nothing else travels: no handshake, no version.

@@ -1,4 +1,4 @@
-// HA settings, named after the broker.conf keys they come from (protocol-store-ha.md §6.3,
+// HA settings, named after the broker.conf keys they come from (docs/protocol/store_ha.md §6.3,
 // §7). The broker fills them from BrokerSettings; tests set them directly.
 #pragma once
 

@@ -1,6 +1,6 @@
 // IoContextPool: the IO threads of a server or client. N Asio io_contexts, each run by
 // one thread, so everything bound to one io_context (a connection, its timers) runs
-// serialized without locks (architecture.md "Threads").
+// serialized without locks (docs/architecture.md "Threads").
 //
 // Thread-safety: Start/Stop must be called from one owning thread; Next() and
 // context(i) are safe from any thread once the pool is constructed. io_contexts are

@@ -1,4 +1,4 @@
-// JSON bodies of the admin requests a broker answers (protocol-remoting.md §5.5, §7.8,
+// JSON bodies of the admin requests a broker answers (docs/protocol/remoting.md §5.5, §7.8,
 // §7.9; Java classes RQ:rp/admin/*.java and RQ:rp/body/*.java): TopicStatsTable,
 // ConsumeStats, ConsumerConnection, ProducerConnection, GroupList, ResetOffsetBody and
 // ResetOffsetBodyForC.

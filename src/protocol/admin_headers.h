@@ -1,5 +1,5 @@
 // Custom headers of the admin -> broker requests used by mqadmin and the dashboard
-// (protocol-remoting.md §5.5; Java classes in RQ:rp/header/). See custom_header.h.
+// (docs/protocol/remoting.md §5.5; Java classes in RQ:rp/header/). See custom_header.h.
 #pragma once
 
 #include <cstdint>

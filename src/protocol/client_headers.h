@@ -1,4 +1,4 @@
-// Custom headers of the broker -> client requests (protocol-remoting.md §5.4; Java classes
+// Custom headers of the broker -> client requests (docs/protocol/remoting.md §5.4; Java classes
 // in RQ:rp/header/). Sent on the client's own connection, always as JSON, best effort.
 #pragma once
 

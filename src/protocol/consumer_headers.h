@@ -1,4 +1,4 @@
-// Custom headers of the consumer -> broker requests (protocol-remoting.md §5.3; Java
+// Custom headers of the consumer -> broker requests (docs/protocol/remoting.md §5.3; Java
 // classes in RQ:rp/header/). See custom_header.h for the codec rules.
 #pragma once
 

@@ -1,6 +1,6 @@
 // GetConsumerListByGroupResponseBody, the answer to GET_CONSUMER_LIST_BY_GROUP (38):
 // {"consumerIdList":["ip@instance",...]} (RQ:rp/header/GetConsumerListByGroupResponseBody.java,
-// protocol-remoting.md §5.3.4, §7.8). Clients sort the ids themselves before allocating
+// docs/protocol/remoting.md §5.3.4, §7.8). Clients sort the ids themselves before allocating
 // queues, but a sorted list keeps every broker's answer byte-identical.
 #pragma once
 

@@ -1,6 +1,6 @@
 // HeartbeatData, the body of HEART_BEAT (34), and CheckClientRequestBody, the body of
 // CHECK_CLIENT_CONFIG (46) (RQ:rp/heartbeat/*.java, RQ:rp/body/CheckClientRequestBody.java;
-// protocol-remoting.md §7.6, §5.3.10).
+// docs/protocol/remoting.md §7.6, §5.3.10).
 //
 // Clients disagree on the JSON (§7.6): Java, Go and ali-ons send enum names
 // ("CONSUME_PASSIVELY"), the C++ client sends ordinals (1) and subVersion as a string, and

@@ -1,4 +1,4 @@
-// KVTable body (RQ:rp/body/KVTable.java; protocol-remoting.md §7.4): the answer to
+// KVTable body (RQ:rp/body/KVTable.java; docs/protocol/remoting.md §7.4): the answer to
 // GET_KVLIST_BY_NAMESPACE, and the ORDER_TOPIC_CONFIG table a NameServer returns to a
 // registering broker.
 #pragma once

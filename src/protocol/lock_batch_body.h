@@ -1,6 +1,6 @@
 // Queue-locking bodies of LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42), and the
 // MessageQueue they carry (RQ:rp/body/LockBatchRequestBody.java, UnlockBatchRequestBody.java,
-// LockBatchResponseBody.java, RQ:cm/message/MessageQueue.java; protocol-remoting.md §7.7).
+// LockBatchResponseBody.java, RQ:cm/message/MessageQueue.java; docs/protocol/remoting.md §7.7).
 //
 // The C++ client sends only consumerGroup, clientId and mqSet; Java 5.x adds
 // onlyThisBroker. Every client reads lockOKMQSet.

@@ -1,4 +1,4 @@
-// Custom headers of the NameServer requests (protocol-remoting.md §5.1; Java classes in
+// Custom headers of the NameServer requests (docs/protocol/remoting.md §5.1; Java classes in
 // RQ:rp/header/namesrv/ unless noted). Each is declared once; see custom_header.h for the
 // codec rules. Requests with no header fields (GET_BROKER_CLUSTER_INFO,
 // GET_ALL_TOPIC_LIST_FROM_NAMESERVER, GET_NAMESRV_CONFIG, UPDATE_NAMESRV_CONFIG, the

@@ -1,4 +1,4 @@
-// Custom headers of the 5.x POP family (protocol-remoting.md §5.6; Java classes in
+// Custom headers of the 5.x POP family (docs/protocol/remoting.md §5.6; Java classes in
 // RQ:rp/header/). A 4.9-compatible server may answer these codes with
 // REQUEST_CODE_NOT_SUPPORTED; they are declared so the codes can be decoded and logged,
 // and for a later POP implementation. POP codes (2000xx) do not fit the int16 code of

@@ -1,4 +1,4 @@
-// The REGISTER_BROKER body and result (protocol-remoting.md §5.1.1, §7.5).
+// The REGISTER_BROKER body and result (docs/protocol/remoting.md §5.1.1, §7.5).
 //
 // RegisterBrokerBody travels as JSON, or, when the request header says compressed=true,
 // as a zlib stream (java.util.zip.Deflater) of big-endian int32-length-prefixed pieces:

@@ -2,7 +2,7 @@
 // data, and the codec between it and the bytes of a frame. No IO here: the remoting
 // module splits the byte stream into frames and calls DecodeCommand / EncodeCommand.
 //
-// Frame (protocol-remoting.md §2.1), all big-endian:
+// Frame (docs/protocol/remoting.md §2.1), all big-endian:
 //   int32 L (excludes itself) | int32 (serializeType << 24 | headerLength) | header | body
 // Header serializations: JSON (0, what every client sends) and ROCKETMQ binary (1).
 #pragma once

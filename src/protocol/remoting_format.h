@@ -1,5 +1,5 @@
 // Constants of the remoting frame and its two header serializations
-// (protocol-remoting.md §2; docs/format/remoting.md). No other protocol file may spell
+// (docs/protocol/remoting.md §2; docs/format/remoting.md). No other protocol file may spell
 // these numbers.
 #pragma once
 

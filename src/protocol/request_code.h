@@ -1,5 +1,5 @@
 // RocketMQ request codes (RQ:rp/RequestCode.java for 5.x, RQ497:cp4/RequestCode.java for
-// 4.9.7; protocol-remoting.md §4). The values are the wire contract; the names are Java's.
+// 4.9.7; docs/protocol/remoting.md §4). The values are the wire contract; the names are Java's.
 // The trailing comment says which Java component handles the code in 5.x and in which
 // line it exists. ali-ons spells 105 GET_ROUTEINTO_BY_TOPIC and uses 217 as the Alibaba 3.x
 // GET_KV_CONFIG_BY_VALUE; in 5.x 217 is REGISTER_TOPIC_IN_NAMESRV.

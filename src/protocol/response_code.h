@@ -1,5 +1,5 @@
 // RocketMQ response codes (RQ:rp/RemotingSysResponseCode.java 0-4, RQ:rp/ResponseCode.java
-// for 5.x, RQ497:cp4/ResponseCode.java for 4.9.7; protocol-remoting.md §6). Codes are int in
+// for 5.x, RQ497:cp4/ResponseCode.java for 4.9.7; docs/protocol/remoting.md §6). Codes are int in
 // Java but Go reads them as int16, so every code Apogee sends must fit in int16.
 // 209-211 mean different things in 4.9.7 (ACL admin failures) and 5.x (POP polling, broker
 // lookup); none is on a 4.x data-plane path. The controller codes 2000-2016 are out of scope.

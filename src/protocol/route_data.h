@@ -1,4 +1,4 @@
-// Route bodies (protocol-remoting.md §7.1, §7.2, §7.9): TopicRouteData (the
+// Route bodies (docs/protocol/remoting.md §7.1, §7.2, §7.9): TopicRouteData (the
 // GET_ROUTEINFO_BY_TOPIC answer) and ClusterInfo (GET_BROKER_CLUSTER_INFO).
 //
 // The brokerAddrs map is keyed by broker id. fastjson writes such keys bare

@@ -1,4 +1,4 @@
-// Custom headers of the producer -> broker requests (protocol-remoting.md §5.2; Java
+// Custom headers of the producer -> broker requests (docs/protocol/remoting.md §5.2; Java
 // classes in RQ:rp/header/). See custom_header.h for the codec rules. 5.x generic keys
 // (ns, nsd, oway, lo; §3.7) are not declared: a 4.9-compatible server ignores them.
 #pragma once

@@ -1,4 +1,4 @@
-// Topic configuration bodies (protocol-remoting.md §7.5): DataVersion, TopicConfig and
+// Topic configuration bodies (docs/protocol/remoting.md §7.5): DataVersion, TopicConfig and
 // TopicConfigSerializeWrapper, the JSON a broker registers with (and keeps in
 // config/topics.json). Encoders write compact JSON with keys sorted as fastjson does;
 // decoders are as lenient as fastjson (json_util.h).

@@ -1,4 +1,4 @@
-// TopicList body (RQ:rp/body/TopicList.java; protocol-remoting.md §7.3): the answer to
+// TopicList body (RQ:rp/body/TopicList.java; docs/protocol/remoting.md §7.3): the answer to
 // GET_ALL_TOPIC_LIST_FROM_NAMESERVER, GET_TOPICS_BY_CLUSTER and the system/unit lists.
 #pragma once
 

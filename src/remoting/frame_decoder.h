@@ -1,4 +1,4 @@
-// FrameDecoder: splits a TCP byte stream into remoting frames (protocol-remoting.md
+// FrameDecoder: splits a TCP byte stream into remoting frames (docs/protocol/remoting.md
 // §2.1), like Netty's LengthFieldBasedFrameDecoder in RocketMQ's NettyDecoder.
 //
 // Incremental: Feed() takes chunks of any size (one byte at a time works) and keeps a

@@ -18,7 +18,7 @@ void Responder::Send(protocol::RemotingCommand response) const {
                                  request_code_, opaque_, channel_->RemoteAddress());
     return;
   }
-  // A oneway request never gets a response (protocol-remoting.md §3.4, pitfall 6).
+  // A oneway request never gets a response (docs/protocol/remoting.md §3.4, pitfall 6).
   if (oneway_) return;
   response.opaque = opaque_;
   response.flag |= protocol::kFlagResponse;

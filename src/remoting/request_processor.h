@@ -16,7 +16,7 @@ namespace apogee::remoting {
 
 // Sends the response to one request. Copyable; every copy refers to the same request.
 // Fills in the request's opaque, the response flag and the request's serialization
-// (responses mirror the request, protocol-remoting.md §2.4). For a oneway request
+// (responses mirror the request, docs/protocol/remoting.md §2.4). For a oneway request
 // Send() drops the response, so processors need not care. Sending twice is a bug and
 // is logged; the second response is dropped. Thread-safety: any thread.
 class Responder {

@@ -1,5 +1,5 @@
 // CommitLog: the single append-only log every message is written to, as RocketMQ's
-// CommitLog (protocol-store-ha.md §1.5, §1.6, §5.2). Records are encoded straight into the
+// CommitLog (docs/protocol/store_ha.md §1.5, §1.6, §5.2). Records are encoded straight into the
 // mapped file under one short put lock, which also assigns the queue offset and store
 // timestamp; a record that does not fit (with 8 bytes to spare) is preceded by a BLANK
 // filler that ends the file.

@@ -1,6 +1,6 @@
 // ConsumeQueue: the per topic-queue index into the CommitLog. Entry n (the message with queue
 // offset n) lives at byte n * 20 and holds {int64 physical offset, int32 record size, int64 tag
-// code}. Mirrors Java's ConsumeQueue (protocol-store-ha.md §5.3).
+// code}. Mirrors Java's ConsumeQueue (docs/protocol/store_ha.md §5.3).
 //
 // Thread-safety: one writer (the reput thread, or recovery before the store starts) calls
 // PutEntry/Truncate; any thread may read entries and offsets concurrently.

@@ -3,7 +3,7 @@
 // ScheduleMessageService.parseDelayLevel does. Level L (1-based) waits DelayMillis(L).
 //
 // The store uses it to give a SCHEDULE_TOPIC_XXXX record its ConsumeQueue tag code (the
-// delivery time, protocol-store-ha.md §8.3); the broker's ScheduleMessageService uses the
+// delivery time, docs/protocol/store_ha.md §8.3); the broker's ScheduleMessageService uses the
 // same table to know when a level's head is due.
 //
 // Immutable after Parse: safe to share between threads.

@@ -1,4 +1,4 @@
-// The two CommitLog flush policies (protocol-store-ha.md §6.1), each a background thread:
+// The two CommitLog flush policies (docs/protocol/store_ha.md §6.1), each a background thread:
 //
 //  * GroupCommitService (SYNC_FLUSH): puts submit {end offset, deadline, callback}; every
 //    loop (at most 10 ms, or at once when woken by a submit) the thread takes the whole batch,

@@ -1,5 +1,5 @@
 // IndexFile: a fixed-size hash index from "topic#key" to CommitLog physical offsets, in
-// RocketMQ's layout (protocol-store-ha.md §5.4): a 40-byte header, maxHashSlotNum int32 slots
+// RocketMQ's layout (docs/protocol/store_ha.md §5.4): a 40-byte header, maxHashSlotNum int32 slots
 // holding the newest entry number of their chain, then maxIndexNum 20-byte entries
 // {keyHash, phyOffset, timeDiff seconds, prevIndex}. Entry 0 is never used.
 //

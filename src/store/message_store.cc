@@ -279,7 +279,7 @@ int64_t MessageStore::ReadableLimit() const {
 Status MessageStore::Dispatch(const DispatchRequest& r) {
   if (ShouldDispatchToConsumeQueue(r.sys_flag)) {
     APOGEE_ASSIGN_OR_RETURN(auto cq, consume_queues_->FindOrCreate(r.topic, r.queue_id));
-    // A scheduled record's tag code is its delivery time (protocol-store-ha.md §8.3).
+    // A scheduled record's tag code is its delivery time (docs/protocol/store_ha.md §8.3).
     const int64_t tag_code =
         r.delay_level > 0 ? r.store_timestamp + delay_levels_.DelayMillis(r.delay_level)
                           : r.tag_code;

@@ -1,7 +1,7 @@
 // StoreCheckpoint: the 4 KiB `checkpoint` file recording how far the CommitLog was flushed
 // and how far ConsumeQueues and IndexFiles were built, by store timestamp. Abnormal recovery
 // starts from the CommitLog file whose first record is older than MinTimestamp(). Mirrors
-// Java's StoreCheckpoint (protocol-store-ha.md §5.5); layout in store_format.h.
+// Java's StoreCheckpoint (docs/protocol/store_ha.md §5.5); layout in store_format.h.
 //
 // Thread-safety: setters and getters are atomic; Flush() serializes its writers.
 #pragma once

@@ -1,5 +1,5 @@
 // StoreConfig: the MessageStoreConfig settings the store reads, under their exact
-// broker.conf key names (protocol-store-ha.md §6.3, §6.5), with Java's defaults.
+// broker.conf key names (docs/protocol/store_ha.md §6.3, §6.5), with Java's defaults.
 //
 // StoreConfig is a plain struct so it can be copied freely; StoreConfigTable() binds a
 // ConfigTable to one instance for parsing broker.conf and printing -p. Getters that Java

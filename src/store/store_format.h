@@ -1,5 +1,6 @@
 // Every size, offset and default of the store's on-disk formats, in one place
-// (protocol-store-ha.md §5, §6; docs/format/{commitlog,consume_queue,index_file,checkpoint}.md).
+// (docs/protocol/store_ha.md §5, §6; docs/format/commitlog.md, consume_queue.md,
+// index_file.md, checkpoint.md).
 // The message record itself (magic codes, field offsets, BLANK filler) is the message
 // module's format; this header holds only what the store adds around it.
 #pragma once

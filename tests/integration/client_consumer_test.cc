@@ -333,7 +333,7 @@ TEST_F(ClientConsumerTest, ConsumeFromFirstOffsetReadsOldMessages) {
   EXPECT_EQ(seen.Bodies().size(), 10u);
 }
 
-// protocol-store-ha.md §8.7: a new group's QUERY_CONSUMER_OFFSET on a young queue (offset 0
+// docs/protocol/store_ha.md §8.7: a new group's QUERY_CONSUMER_OFFSET on a young queue (offset 0
 // still in memory) answers 0, so even CONSUME_FROM_LAST_OFFSET starts at the beginning, as
 // with a Java consumer.
 TEST_F(ClientConsumerTest, ConsumeFromLastOffsetOnAYoungQueueStartsAtZeroAsJava) {

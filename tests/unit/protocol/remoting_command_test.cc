@@ -7,7 +7,7 @@
 namespace apogee::protocol {
 namespace {
 
-// protocol-remoting.md §2.1 worked example: GET_ROUTEINFO_BY_TOPIC, topic TopicTest,
+// docs/protocol/remoting.md §2.1 worked example: GET_ROUTEINFO_BY_TOPIC, topic TopicTest,
 // opaque 7, version 479, as Java 5.3.3 writes it.
 constexpr std::string_view kGoldenJsonHeader =
     R"({"code":105,"extFields":{"topic":"TopicTest"},"flag":0,"language":"JAVA","opaque":7,)"

@@ -5,7 +5,7 @@
 namespace apogee::protocol {
 namespace {
 
-// protocol-remoting.md §7.1: what a Java NameServer sends, legacy and standard.
+// docs/protocol/remoting.md §7.1: what a Java NameServer sends, legacy and standard.
 constexpr std::string_view kLegacyRoute =
     R"({"brokerDatas":[{"brokerAddrs":{0:"10.0.0.5:10911",1:"10.0.0.6:10911"},"brokerName":"broker-a",)"
     R"("cluster":"DefaultCluster","enableActingMaster":false}],"filterServerTable":{},)"
