@@ -34,7 +34,7 @@ namespace rc = protocol::response_code;
 
 // The first consumer HEART_BEAT of a fixture file, as the client sent it.
 RemotingCommand FixtureHeartbeat(const std::string& file) {
-  std::ifstream in(std::string(APOGEE_SOURCE_DIR) + "/../shared/fixtures/client-requests/" + file);
+  std::ifstream in(std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + file);
   EXPECT_TRUE(in) << file;
   std::string line;
   while (std::getline(in, line)) {

@@ -36,7 +36,7 @@ namespace rc = protocol::response_code;
 // The first HEART_BEAT request of a fixture file, with the client's language, version and
 // body.
 RemotingCommand FixtureHeartbeat(const std::string& file, bool with_consumer) {
-  std::ifstream in(std::string(APOGEE_SHARED_DIR) + "/fixtures/client-requests/" + file);
+  std::ifstream in(std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + file);
   EXPECT_TRUE(in) << file;
   std::string line;
   while (std::getline(in, line)) {

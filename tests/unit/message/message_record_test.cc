@@ -1,5 +1,5 @@
-// The stored record: golden decodes of records a Java broker wrote (shared fixtures), exact
-// re-encoding, V2 and IPv6 records, BLANK, and every typed failure outcome.
+// The stored record: golden decodes of records a Java broker wrote (tests/fixtures/java-records),
+// exact re-encoding, V2 and IPv6 records, BLANK, and every typed failure outcome.
 #include "message/message_record.h"
 
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ namespace apogee::message {
 namespace {
 
 std::string ReadFixture(const std::string& name) {
-  const std::string path = std::string(APOGEE_SHARED_DIR) + "/fixtures/java-records/" + name;
+  const std::string path = std::string(APOGEE_FIXTURES_DIR) + "/java-records/" + name;
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "cannot open " << path;
   std::stringstream ss;

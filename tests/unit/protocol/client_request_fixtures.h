@@ -25,7 +25,7 @@ struct FixtureRequest {
 inline std::vector<FixtureRequest> LoadClientRequests() {
   std::vector<FixtureRequest> requests;
   for (const char* file : {"ali-ons-3.12.0.jsonl", "rocketmq-client-cpp-1.2.jsonl"}) {
-    const std::string path = std::string(APOGEE_SHARED_DIR) + "/fixtures/client-requests/" + file;
+    const std::string path = std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + file;
     std::ifstream in(path);
     EXPECT_TRUE(in) << path;
     std::string line;

@@ -193,7 +193,7 @@ std::string_view JsonTypeName(const rapidjson::Value& v) {
 
 TEST_P(ClientRequestFixtureTest, EveryExtFieldDecodesToItsJavaString) {
   const std::string path =
-      std::string(APOGEE_SHARED_DIR) + "/fixtures/client-requests/" + GetParam();
+      std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + GetParam();
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   std::string line;
