@@ -47,6 +47,7 @@ run: build
 
 check-deps:
 	@bash scripts/check-deps.sh
+	@bash scripts/check-refs.sh
 
 test-fuzz: build-fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/run-fuzzers.sh $(FUZZ_DIR)
