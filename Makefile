@@ -15,7 +15,7 @@ export CCACHE_NOHASHDIR := true
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps build build-asan build-fuzz run run-namesrv test test-unit test-asan test-fuzz \
-        test-integration bench format check-deps clean
+        test-integration bench bench-peers format check-deps clean
 
 all: build
 
@@ -65,6 +65,12 @@ test: check-deps test-fuzz test-asan build
 
 bench: build
 	@bash scripts/run-benchmarks.sh $(BUILD_DIR)
+
+# Apogee beside NATS JetStream, Redis Streams and RabbitMQ, one run (bench/peers/README.md;
+# DURATION=, BACKLOG_MIB=, SYSTEMS=, WRITE_DOCS=0). Installs its own bench-only packages; not
+# part of `make test`.
+bench-peers: deps
+	@BUILD_DIR=$(BUILD_DIR) bash bench/peers/run.sh
 
 format:
 	find src include apps tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
