@@ -1,0 +1,65 @@
+// The system topics of RocketMQ's TopicValidator (RQ:cm/topic/TopicValidator.java;
+// docs/protocol/remoting.md §8.6): their names, the one list of them, and the subset clients
+// may not send to. Every module asks these functions instead of keeping its own list.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace apogee::protocol {
+
+// The auto-create template topic a producer names as defaultTopic.
+inline constexpr std::string_view kAutoCreateTopicKeyTopic = "TBW102";
+inline constexpr std::string_view kScheduleTopic = "SCHEDULE_TOPIC_XXXX";
+inline constexpr std::string_view kBenchmarkTopic = "BenchmarkTest";
+inline constexpr std::string_view kTransHalfTopic = "RMQ_SYS_TRANS_HALF_TOPIC";
+inline constexpr std::string_view kTraceTopic = "RMQ_SYS_TRACE_TOPIC";
+inline constexpr std::string_view kTransOpHalfTopic = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
+inline constexpr std::string_view kTransCheckMaxTimeTopic = "TRANS_CHECK_MAX_TIME_TOPIC";
+inline constexpr std::string_view kSelfTestTopic = "SELF_TEST_TOPIC";
+inline constexpr std::string_view kOffsetMovedEventTopic = "OFFSET_MOVED_EVENT";
+// Any topic starting with this is a system topic (5.x's timer topic is one).
+inline constexpr std::string_view kSystemTopicPrefix = "rmq_sys_";
+// Java 5.x's timer topic, where Apogee parks timer messages (docs/format/timer_messages.md).
+inline constexpr std::string_view kTimerTopic = "rmq_sys_wheel_timer";
+
+// SCHEDULE_TOPIC_XXXX has one queue per delay level.
+inline constexpr int32_t kScheduleTopicQueueNums = 18;
+
+// TopicValidator.SYSTEM_TOPIC_SET.
+inline constexpr std::array<std::string_view, 9> kSystemTopics = {
+    kAutoCreateTopicKeyTopic, kScheduleTopic, kBenchmarkTopic,
+    kTransHalfTopic,          kTraceTopic,    kTransOpHalfTopic,
+    kTransCheckMaxTimeTopic,  kSelfTestTopic, kOffsetMovedEventTopic};
+
+// TopicValidator.NOT_ALLOWED_SEND_TOPIC_SET: the broker's internal topics. (The trace topic
+// and TBW102 are system topics a client may still name.)
+inline constexpr std::array<std::string_view, 6> kNotAllowedSendTopics = {
+    kScheduleTopic,          kTransHalfTopic, kTransOpHalfTopic,
+    kTransCheckMaxTimeTopic, kSelfTestTopic,  kOffsetMovedEventTopic};
+
+// TopicValidator.isSystemTopic: in kSystemTopics or starting with "rmq_sys_".
+constexpr bool IsSystemTopic(std::string_view topic) {
+  for (std::string_view t : kSystemTopics) {
+    if (t == topic) return true;
+  }
+  return topic.starts_with(kSystemTopicPrefix);
+}
+
+// TopicValidator.isNotAllowedSendTopic. Apogee also counts the timer topic, which holds
+// records only the broker writes.
+constexpr bool IsNotAllowedSendTopic(std::string_view topic) {
+  for (std::string_view t : kNotAllowedSendTopics) {
+    if (t == topic) return true;
+  }
+  return topic == kTimerTopic;
+}
+
+// Topic name limits: 127 characters (a v1 record's signed length byte); retry and DLQ topics
+// carry a group name and may have 255 (5.x).
+inline constexpr size_t kTopicMaxLength = 127;
+inline constexpr size_t kGroupTopicMaxLength = 255;
+
+}  // namespace apogee::protocol
