@@ -15,7 +15,7 @@ export CCACHE_NOHASHDIR := true
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps build build-asan build-fuzz run run-namesrv test test-unit test-asan test-fuzz \
-        test-integration bench bench-peers format check-deps clean
+        test-integration bench format check-deps clean
 
 all: build
 
@@ -41,13 +41,15 @@ $(FUZZ_DIR)/build.ninja:
 build-fuzz: deps $(FUZZ_DIR)/build.ninja
 	cmake --build $(FUZZ_DIR) -j $(JOBS)
 
-# Starts the server in the foreground with its data under ./data.
-run: build
+# Starts the server in the foreground with its data under ./data. Builds only what a
+# quick-start user runs: the servers, the tools and the C++ example programs.
+RUN_TARGETS := mqbroker mqnamesrv mqadmin mqbench apogee_examples
+run: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(RUN_TARGETS)
 	@bash scripts/run.sh $(BUILD_DIR)
 
 check-deps:
 	@bash scripts/check-deps.sh
-	@bash scripts/check-refs.sh
 
 test-fuzz: build-fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/run-fuzzers.sh $(FUZZ_DIR)
@@ -65,12 +67,6 @@ test: check-deps test-fuzz test-asan build
 
 bench: build
 	@bash scripts/run-benchmarks.sh $(BUILD_DIR)
-
-# Apogee beside NATS JetStream, Redis Streams and RabbitMQ, one run (bench/peers/README.md;
-# DURATION=, BACKLOG_MIB=, SYSTEMS=, WRITE_DOCS=0). Installs its own bench-only packages; not
-# part of `make test`.
-bench-peers: deps
-	@BUILD_DIR=$(BUILD_DIR) bash bench/peers/run.sh
 
 format:
 	find src include apps tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i

@@ -7,7 +7,7 @@
 // Env: NAMESRV_ADDR (default 127.0.0.1:9876), TOPIC (default TopicTest),
 //      GROUP (default please_rename_unique_group_name_4), BROADCAST=1 for broadcasting mode.
 
-const { Consumer } = require('ali-ons');
+const { Consumer } = require('./ali_ons').load('ali-ons');
 
 const seconds = Number(process.argv[2] || 0);
 const nameSrv = process.env.NAMESRV_ADDR || '127.0.0.1:9876';

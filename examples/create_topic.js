@@ -5,7 +5,7 @@
 //   node create_topic.js [topic] [queues]
 // Env: BROKER_ADDR (default 127.0.0.1:10911), NAMESRV_ADDR (default 127.0.0.1:9876).
 
-const MQClientAPI = require('ali-ons/lib/mq_client_api');
+const MQClientAPI = require('./ali_ons').load('ali-ons/lib/mq_client_api');
 
 const topic = process.argv[2] || 'TopicTest';
 const queues = Number(process.argv[3] || 4);
@@ -26,6 +26,7 @@ const logger = { info() {}, debug() {}, warn() {}, error: console.error };
   } finally {
     await api.close();
   }
+  process.exit(0);  // ali-ons's timers would keep Node running
 })().catch(err => {
   console.error(`create topic ${topic} failed: ${err.message}`);
   process.exit(1);

@@ -4,7 +4,7 @@
 //   node producer.js [count]
 // Env: NAMESRV_ADDR (default 127.0.0.1:9876), TOPIC (default TopicTest).
 
-const { Producer, Message } = require('ali-ons');
+const { Producer, Message } = require('./ali_ons').load('ali-ons');
 
 const count = Number(process.argv[2] || 10);
 const nameSrv = process.env.NAMESRV_ADDR || '127.0.0.1:9876';
@@ -26,6 +26,9 @@ const logger = { info() {}, debug() {}, warn() {}, error: console.error };
   } finally {
     await producer.close();
   }
+  // ali-ons's client instance keeps timers (route refresh, heartbeats) that hold Node open
+  // after close(): end the process once the sends are done.
+  process.exit(0);
 })().catch(err => {
   console.error(`send failed: ${err.message}`);
   process.exit(1);

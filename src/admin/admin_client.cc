@@ -222,13 +222,16 @@ Status MQAdminClient::CreateTopic(std::string_view broker_addr, const protocol::
   header.topic_filter_type = config.topic_filter_type;
   header.topic_sys_flag = config.topic_sys_flag;
   header.order = config.order;
+  // Java's AttributeParser.parseToString: "+k=v,-k" (a key with an empty value alone), the
+  // form the broker parses; not JSON.
   if (!config.attributes.empty()) {
-    std::string attrs = "{";
+    std::string attrs;
     for (const auto& [k, v] : config.attributes) {
-      if (attrs.size() > 1) attrs += ",";
-      attrs += JsonQuote(k) + ":" + JsonQuote(v);
+      if (!attrs.empty()) attrs += ',';
+      attrs += k;
+      if (!v.empty()) attrs += '=' + v;
     }
-    header.attributes = attrs + "}";
+    header.attributes = std::move(attrs);
   }
   return CallBroker(broker_addr, Request(rc::kUpdateAndCreateTopic, header)).status();
 }

@@ -14,7 +14,9 @@ namespace {
 struct LogState {
   std::mutex mu;
   std::vector<spdlog::sink_ptr> sinks;
-  spdlog::level::level_enum level = spdlog::level::info;
+  // Until InitLogging: warnings only. The servers call InitLogging (info); a program that
+  // only uses the client library stays quiet unless it asks (SetClientLogLevel, -v).
+  spdlog::level::level_enum level = spdlog::level::warn;
 };
 
 LogState& State() {

@@ -8,6 +8,7 @@
 
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
+#include "env/disk_usage.h"
 #include "env/env.h"
 #include "protocol/remoting_command.h"
 #include "remoting/executor.h"
@@ -21,16 +22,6 @@ constexpr int64_t kSampleSpacingMs = 1'000;
 
 // The version Apogee speaks (kApogeeVersion = 401) under its MQVersion name.
 constexpr std::string_view kVersionDesc = "V4_9_4";
-
-// Used fraction of the file system holding the store (Java's
-// getDiskPartitionSpaceUsedPercent), through the Env the store uses; -1 when unknown.
-double DiskUsedRatio(env::Env* env, const std::string& path) {
-  if (env == nullptr) return -1;
-  auto space = env->GetDiskSpace(path);
-  if (!space.ok() || space->total_bytes == 0) return -1;
-  const double total = static_cast<double>(space->total_bytes);
-  return (total - static_cast<double>(space->free_bytes)) / total;
-}
 
 std::string QueueSize(const std::shared_ptr<remoting::Executor>& executor) {
   auto* pool = dynamic_cast<remoting::ThreadPoolExecutor*>(executor.get());
@@ -130,7 +121,7 @@ protocol::KVTable BuildBrokerRuntimeInfo(const BrokerContext& context,
   t["commitLogMinOffset"] = std::to_string(store.MinPhyOffset());
   t["commitLogMaxOffset"] = std::to_string(store.MaxPhyOffset());
   t["dispatchBehindBytes"] = std::to_string(std::max<int64_t>(0, store.DispatchBehindBytes()));
-  t["commitLogDiskRatio"] = fmt::format("{}", DiskUsedRatio(env, settings->store.store_path_root_dir));
+  t["commitLogDiskRatio"] = fmt::format("{}", env::DiskUsedRatioOf(env, settings->store.store_path_root_dir));
   t["earliestMessageTimeStamp"] = std::to_string(store.GetEarliestMessageTime());
   // The put lock is a short copy into mapped memory; its hold time is not exported.
   t["pageCacheLockTimeMills"] = "0";

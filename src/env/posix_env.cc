@@ -273,7 +273,11 @@ class PosixEnv final : public Env {
     struct statvfs vfs;
     if (statvfs(path.c_str(), &vfs) != 0) return Errno("statvfs", path);
     DiskSpace space;
-    space.total_bytes = static_cast<uint64_t>(vfs.f_blocks) * vfs.f_frsize;
+    // Blocks reserved for root are neither used nor usable here: the total is what an
+    // unprivileged process can ever have (used + available), as Java's
+    // UtilAll.getDiskPartitionTotalSpace and df's Use% count it (env/disk_usage.h).
+    const uint64_t used = vfs.f_blocks > vfs.f_bfree ? vfs.f_blocks - vfs.f_bfree : 0;
+    space.total_bytes = (used + static_cast<uint64_t>(vfs.f_bavail)) * vfs.f_frsize;
     space.free_bytes = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     return space;
   }

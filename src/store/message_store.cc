@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "base/logging.h"
+#include "env/disk_usage.h"
 #include "message/properties.h"
 #include "message/message_format.h"
 #include "store/commit_log.h"
@@ -685,8 +686,7 @@ Status MessageStore::DeleteTopic(std::string_view topic) {
 Status MessageStore::CheckDiskSpace() {
   Result<env::DiskSpace> space = env_->GetDiskSpace(config_.CommitLogDir());
   if (!space.ok() || space->total_bytes == 0) return space.status();
-  double used = 1.0 - static_cast<double>(space->free_bytes) /
-                          static_cast<double>(space->total_bytes);
+  const double used = env::DiskUsedRatio(*space);
   // Full when above the warning ratio, or when not even one more CommitLog file fits (a
   // roll would fail).
   bool full = used * 100 > config_.disk_space_warning_level_ratio ||
@@ -708,12 +708,8 @@ Status MessageStore::CheckDiskSpace() {
 
 Status MessageStore::CleanExpiredFiles(bool force) {
   APOGEE_RETURN_IF_ERROR(CheckDiskSpace());
-  double used = 0;
-  Result<env::DiskSpace> space = env_->GetDiskSpace(config_.CommitLogDir());
-  if (space.ok() && space->total_bytes > 0) {
-    used = 100.0 * (1.0 - static_cast<double>(space->free_bytes) /
-                              static_cast<double>(space->total_bytes));
-  }
+  // In percent; an unmeasurable disk (-1) triggers no space-driven cleaning.
+  const double used = 100.0 * env::DiskUsedRatioOf(env_, config_.CommitLogDir());
   time_t secs = static_cast<time_t>(clock_->NowMillis() / 1000);
   struct tm local {};
   localtime_r(&secs, &local);
