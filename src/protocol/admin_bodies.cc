@@ -6,6 +6,7 @@
 
 #include "protocol/custom_header.h"
 #include "protocol/json_util.h"
+#include "protocol/message_queue_json.h"
 
 namespace apogee::protocol {
 namespace {
@@ -25,11 +26,7 @@ void WriteMessageQueueMap(std::string* out, const std::map<MessageQueue, V>& tab
     first = false;
     out->append(EncodeMessageQueue(mq));  // lock_batch_body.h
     out->push_back(':');
-    std::string value_json;
-    json::StringAppendStream value_stream(&value_json);
-    json::Writer value_writer(value_stream);
-    write_value(value_writer, value);
-    out->append(value_json);
+    out->append(json::WriteToString([&](json::Writer& w) { write_value(w, value); }));
   }
   out->push_back('}');
 }
@@ -123,15 +120,6 @@ Status ParseBody(std::string_view text, std::string_view what, rapidjson::Docume
   return json::ParseObject(normalized, what, doc);
 }
 
-Result<MessageQueue> ReadMessageQueue(const json::Value& object, std::string_view path) {
-  if (!object.IsObject()) return Status::Corruption(std::string(path) + ": expected a MessageQueue");
-  MessageQueue mq;
-  APOGEE_RETURN_IF_ERROR(json::ReadString(object, "topic", path, &mq.topic, true));
-  APOGEE_RETURN_IF_ERROR(json::ReadString(object, "brokerName", path, &mq.broker_name, true));
-  APOGEE_RETURN_IF_ERROR(json::ReadInt32(object, "queueId", path, &mq.queue_id, true));
-  return mq;
-}
-
 // A map key holding a MessageQueue as JSON text (after QuoteObjectKeys).
 Result<MessageQueue> ParseMessageQueueKey(std::string_view key, std::string_view path) {
   rapidjson::Document doc;
@@ -140,7 +128,7 @@ Result<MessageQueue> ParseMessageQueueKey(std::string_view key, std::string_view
     return Status::Corruption(std::string(path) + ": map key is not a MessageQueue: " +
                               std::string(key));
   }
-  return ReadMessageQueue(doc, path);
+  return json::ReadMessageQueue(doc, path);
 }
 
 template <typename V>
@@ -488,7 +476,7 @@ Result<ResetOffsetBody> DecodeResetOffsetBodyForC(std::string_view text) {
   if (table == nullptr) return body;
   for (rapidjson::SizeType i = 0; i < table->Size(); ++i) {
     const std::string item = std::string(kPath) + ".offsetTable[" + std::to_string(i) + "]";
-    APOGEE_ASSIGN_OR_RETURN(MessageQueue mq, ReadMessageQueue((*table)[i], item));
+    APOGEE_ASSIGN_OR_RETURN(MessageQueue mq, json::ReadMessageQueue((*table)[i], item));
     int64_t offset = 0;
     APOGEE_RETURN_IF_ERROR(json::ReadInt64((*table)[i], "offset", item, &offset, true));
     body.offset_table[std::move(mq)] = offset;

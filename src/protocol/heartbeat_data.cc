@@ -163,11 +163,11 @@ bool IsTagExpressionType(std::string_view type) {
   return type.empty() || type == kExpressionTypeTag;
 }
 
-Result<HeartbeatData> DecodeHeartbeatData(std::string_view text) {
-  rapidjson::Document doc;
-  APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "HeartbeatData", &doc));
+namespace {
+
+Status ReadHeartbeat(const json::Value& doc, HeartbeatData* out) {
   constexpr std::string_view kPath = "HeartbeatData";
-  HeartbeatData data;
+  HeartbeatData& data = *out;
   APOGEE_RETURN_IF_ERROR(json::ReadString(doc, "clientID", kPath, &data.client_id));
   APOGEE_ASSIGN_OR_RETURN(const json::Value* producers,
                           json::FindArray(doc, "producerDataSet", kPath));
@@ -193,14 +193,18 @@ Result<HeartbeatData> DecodeHeartbeatData(std::string_view text) {
   }
   APOGEE_RETURN_IF_ERROR(
       json::ReadInt32(doc, "heartbeatFingerprint", kPath, &data.heartbeat_fingerprint));
-  APOGEE_RETURN_IF_ERROR(json::ReadBool(doc, "withoutSub", kPath, &data.without_sub));
-  return data;
+  return json::ReadBool(doc, "withoutSub", kPath, &data.without_sub);
 }
 
-std::string EncodeHeartbeatData(const HeartbeatData& data) {
-  std::string out;
-  json::StringAppendStream stream(&out);
-  json::Writer w(stream);
+}  // namespace
+
+Result<HeartbeatData> DecodeHeartbeatData(std::string_view text) {
+  return json::ReadFromString<HeartbeatData>(text, "HeartbeatData", ReadHeartbeat);
+}
+
+namespace {
+
+void WriteHeartbeat(json::Writer& w, const HeartbeatData& data) {
   w.StartObject();
   json::Key(w, "clientID");
   json::String(w, data.client_id);
@@ -222,30 +226,30 @@ std::string EncodeHeartbeatData(const HeartbeatData& data) {
   json::Key(w, "withoutSub");
   w.Bool(data.without_sub);
   w.EndObject();
-  return out;
+}
+
+}  // namespace
+
+std::string EncodeHeartbeatData(const HeartbeatData& data) {
+  return json::WriteToString([&](json::Writer& w) { WriteHeartbeat(w, data); });
 }
 
 std::string EncodeSubscriptionData(const SubscriptionData& data) {
-  std::string out;
-  json::StringAppendStream stream(&out);
-  json::Writer w(stream);
-  WriteSubscription(w, data);
-  return out;
+  return json::WriteToString([&](json::Writer& w) { WriteSubscription(w, data); });
 }
 
 Result<SubscriptionData> DecodeSubscriptionData(std::string_view text) {
-  rapidjson::Document doc;
-  APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "SubscriptionData", &doc));
-  SubscriptionData sub;
-  APOGEE_RETURN_IF_ERROR(ReadSubscription(doc, "SubscriptionData", &sub));
-  return sub;
+  return json::ReadFromString<SubscriptionData>(
+      text, "SubscriptionData", [](const json::Value& doc, SubscriptionData* sub) {
+        return ReadSubscription(doc, "SubscriptionData", sub);
+      });
 }
 
-Result<CheckClientRequestBody> DecodeCheckClientRequestBody(std::string_view text) {
-  rapidjson::Document doc;
+namespace {
+
+Status ReadCheckClientRequest(const json::Value& doc, CheckClientRequestBody* out) {
   constexpr std::string_view kPath = "CheckClientRequestBody";
-  APOGEE_RETURN_IF_ERROR(json::ParseObject(text, kPath, &doc));
-  CheckClientRequestBody body;
+  CheckClientRequestBody& body = *out;
   APOGEE_RETURN_IF_ERROR(json::ReadString(doc, "clientId", kPath, &body.client_id));
   APOGEE_RETURN_IF_ERROR(json::ReadString(doc, "group", kPath, &body.group));
   APOGEE_RETURN_IF_ERROR(json::ReadOptionalString(doc, "namespace", kPath, &body.namespace_name));
@@ -256,13 +260,19 @@ Result<CheckClientRequestBody> DecodeCheckClientRequestBody(std::string_view tex
         ReadSubscription(*sub, "CheckClientRequestBody.subscriptionData", &data));
     body.subscription_data = std::move(data);
   }
-  return body;
+  return Status::OK();
 }
 
-std::string EncodeCheckClientRequestBody(const CheckClientRequestBody& body) {
-  std::string out;
-  json::StringAppendStream stream(&out);
-  json::Writer w(stream);
+}  // namespace
+
+Result<CheckClientRequestBody> DecodeCheckClientRequestBody(std::string_view text) {
+  return json::ReadFromString<CheckClientRequestBody>(text, "CheckClientRequestBody",
+                                                      ReadCheckClientRequest);
+}
+
+namespace {
+
+void WriteCheckClientRequest(json::Writer& w, const CheckClientRequestBody& body) {
   w.StartObject();
   json::Key(w, "clientId");
   json::String(w, body.client_id);
@@ -277,7 +287,12 @@ std::string EncodeCheckClientRequestBody(const CheckClientRequestBody& body) {
     WriteSubscription(w, *body.subscription_data);
   }
   w.EndObject();
-  return out;
+}
+
+}  // namespace
+
+std::string EncodeCheckClientRequestBody(const CheckClientRequestBody& body) {
+  return json::WriteToString([&](json::Writer& w) { WriteCheckClientRequest(w, body); });
 }
 
 }  // namespace apogee::protocol

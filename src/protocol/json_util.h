@@ -83,4 +83,25 @@ inline void String(Writer& w, std::string_view s) {
 // A numeric map key: bare (fastjson default, {0:"a"}) or quoted (standard, {"0":"a"}).
 void NumericKey(Writer& w, int64_t key, bool quoted);
 
+// The compact JSON text `write(writer)` produces: the encode side of every body codec.
+template <typename WriteFn>
+std::string WriteToString(WriteFn&& write) {
+  std::string out;
+  StringAppendStream stream(&out);
+  Writer w(stream);
+  write(w);
+  return out;
+}
+
+// Parses `text` as one JSON object (`what` names it in errors) and lets `read(object, &t)`
+// fill a T: the decode side of every body codec.
+template <typename T, typename ReadFn>
+Result<T> ReadFromString(std::string_view text, std::string_view what, ReadFn&& read) {
+  rapidjson::Document doc;
+  APOGEE_RETURN_IF_ERROR(ParseObject(text, what, &doc));
+  T out;
+  APOGEE_RETURN_IF_ERROR(read(static_cast<const Value&>(doc), &out));
+  return out;
+}
+
 }  // namespace apogee::protocol::json
