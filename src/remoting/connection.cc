@@ -79,9 +79,14 @@ void Connection::DoRead() {
           return;
         }
         self->last_activity_ = std::chrono::steady_clock::now();
+        // Responses that inline processors produce for the frames of this read are queued
+        // and leave in one writev after the loop, not one write per response.
+        self->in_read_cycle_ = true;
         Status st = self->decoder_.Feed(std::string_view(self->read_buffer_.data(), n),
                                         [&self](std::string_view frame) { return self->OnFrame(frame); });
+        self->in_read_cycle_ = false;
         if (self->closed_on_io_) return;  // a processor closed it
+        if (!self->write_in_progress_ && !self->write_queue_.empty()) self->DoWrite();
         if (!st.ok()) {
           self->DoClose("malformed frame: " + st.message(), true);
           return;
@@ -134,7 +139,7 @@ void Connection::Enqueue(OutgoingFrame frame) {
     return;
   }
   write_queue_.push_back(std::move(frame));
-  if (!write_in_progress_) DoWrite();
+  if (!write_in_progress_ && !in_read_cycle_) DoWrite();
 }
 
 void Connection::DoWrite() {

@@ -7,7 +7,9 @@
 // Reads go through a FrameDecoder; a frame it rejects, or a header DecodeCommand cannot
 // parse, closes this connection with one warning naming the peer and the reason.
 // Writes are queued and sent in batches with scatter-gather (async_write over a buffer
-// sequence), including a response's BodySegments, which are never copied.
+// sequence), including a response's BodySegments, which are never copied. Responses made
+// on the IO thread while the frames of one read are handled go out in one write after
+// them.
 //
 // Lifetime: owned by shared_ptr (pending handlers hold one); keeps its io_context alive
 // so a Responder kept past the server's shutdown stays safe to use.
@@ -120,6 +122,7 @@ class Connection final : public Channel, public std::enable_shared_from_this<Con
   std::deque<OutgoingFrame> write_queue_;
   std::vector<OutgoingFrame> writing_;  // the batch async_write is sending
   bool write_in_progress_ = false;
+  bool in_read_cycle_ = false;  // frames of one read are being handled: defer the write
   std::unordered_map<int32_t, PendingRequest> pending_;
   std::chrono::steady_clock::time_point last_activity_;
   bool closed_on_io_ = false;

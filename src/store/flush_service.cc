@@ -26,12 +26,14 @@ Status FlushCommitLogAndCheckpoint(CommitLog* commit_log, StoreCheckpoint* check
 // ---- GroupCommitService ----
 
 GroupCommitService::GroupCommitService(CommitLog* commit_log, StoreCheckpoint* checkpoint,
-                                       const Clock* clock, FlushErrorHandler on_error)
+                                       const Clock* clock, FlushErrorHandler on_error,
+                                       std::function<void()> on_flushed)
     : ServiceThread("GroupCommitService"),
       commit_log_(commit_log),
       checkpoint_(checkpoint),
       clock_(clock),
-      on_error_(std::move(on_error)) {}
+      on_error_(std::move(on_error)),
+      on_flushed_(std::move(on_flushed)) {}
 
 GroupCommitService::~GroupCommitService() { Shutdown(); }
 
@@ -81,6 +83,10 @@ void GroupCommitService::DoCommit(bool final_pass) {
     return;
   }
   int64_t flushed = commit_log_->FlushedOffset();
+  if (flushed != last_flushed_) {
+    last_flushed_ = flushed;
+    if (on_flushed_) on_flushed_();
+  }
   int64_t now = clock_->SteadyMillis();
   size_t kept = 0;
   for (Request& r : read_list_) {

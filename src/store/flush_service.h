@@ -3,7 +3,10 @@
 //  * GroupCommitService (SYNC_FLUSH): puts submit {end offset, deadline, callback}; every
 //    loop (at most 10 ms, or at once when woken by a submit) the thread takes the whole batch,
 //    flushes once for all of them and completes each with PUT_OK, or FLUSH_DISK_TIMEOUT once
-//    its deadline (syncFlushTimeout) has passed. No put thread ever waits for the disk.
+//    its deadline (syncFlushTimeout) has passed. No put thread ever waits for the disk. Puts
+//    submitted while an fdatasync runs leave a wake-up pending, so the next flush starts as
+//    soon as the current one returned and covers all of them (no fixed sleep); the callbacks
+//    run right there on the flush thread.
 //  * FlushRealTimeService (ASYNC_FLUSH): every flushIntervalCommitLog flushes when at least
 //    flushCommitLogLeastPages pages are dirty, and everything every
 //    flushCommitLogThoroughInterval.
@@ -41,8 +44,11 @@ Status FlushCommitLogAndCheckpoint(CommitLog* commit_log, StoreCheckpoint* check
 
 class GroupCommitService : public ServiceThread {
  public:
+  // `on_flushed` (optional) runs on the flush thread after every flush that made new bytes
+  // durable (the store wakes its reput there: under SYNC_FLUSH only durable bytes are
+  // dispatched).
   GroupCommitService(CommitLog* commit_log, StoreCheckpoint* checkpoint, const Clock* clock,
-                     FlushErrorHandler on_error);
+                     FlushErrorHandler on_error, std::function<void()> on_flushed = nullptr);
   ~GroupCommitService() override;
 
   // Completes `done` once the CommitLog is durable up to `next_offset`, or with
@@ -69,6 +75,8 @@ class GroupCommitService : public ServiceThread {
   StoreCheckpoint* checkpoint_;
   const Clock* clock_;
   FlushErrorHandler on_error_;
+  std::function<void()> on_flushed_;
+  int64_t last_flushed_ = -1;  // flush thread only
   mutable std::mutex mu_;
   std::vector<Request> write_list_;  // guarded by mu_
   bool closed_ = false;              // guarded by mu_: the thread has ended

@@ -192,8 +192,9 @@ Status MessageStore::Start() {
     MarkUnwritable("CommitLog flush failed: " + s.ToString());
   };
   if (config_.flush_type() == FlushDiskType::kSyncFlush) {
+    // Under SYNC_FLUSH only durable bytes are readable: each flush wakes the reput.
     group_commit_ = std::make_unique<GroupCommitService>(commit_log_.get(), checkpoint_.get(),
-                                                         clock_, on_error);
+                                                         clock_, on_error, [this] { reput_->Wakeup(); });
     group_commit_->Start();
   } else {
     flush_real_time_ = std::make_unique<FlushRealTimeService>(
@@ -407,6 +408,9 @@ void MessageStore::CompletePut(const PutResult& result, bool wait, PutCallback d
   } else if (!sync_flush && !config_.flush_commit_log_timed) {
     flush_real_time_->Wakeup();
   }
+  // Under ASYNC_FLUSH the record is readable now: the reput dispatches it without waiting
+  // for a poll (under SYNC_FLUSH the group commit wakes it once the record is durable).
+  if (!sync_flush) reput_->Wakeup();
   if (!wait_flush && !wait_replica) {
     done(result);
     return;

@@ -8,6 +8,11 @@
 
 namespace apogee::store {
 
+namespace {
+constexpr int64_t kIdleWaitMs = 100;
+constexpr int64_t kRetryWaitMs = 10;
+}  // namespace
+
 ReputService::ReputService(CommitLog* commit_log, LimitFn readable_limit, DispatchFn dispatch,
                            BatchDoneFn batch_done)
     : ServiceThread("ReputService"),
@@ -75,7 +80,9 @@ void ReputService::Run() {
         last_error_log = now;
       }
     }
-    WaitForRunning(1);
+    // Woken by every put (ASYNC_FLUSH), every group commit (SYNC_FLUSH) and every
+    // replicated append; the timeout is only a safety net, and a short retry after an error.
+    WaitForRunning(s.ok() ? kIdleWaitMs : kRetryWaitMs);
   }
 }
 

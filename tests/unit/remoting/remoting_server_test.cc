@@ -140,6 +140,30 @@ TEST_F(RemotingServerTest, OnewayNeverAnswered) {
   EXPECT_TRUE(WaitFor([&] { return oneway_count_.load() == 2; }));
 }
 
+TEST_F(RemotingServerTest, PipelinedInlineRequestsInOneWriteAllAnsweredInOrder) {
+  // The inline answers to the frames of one read are queued and written together after the
+  // read; every one must still leave, in order, including those of a partial last frame
+  // completed by a later read.
+  RawSocket raw(server_->port());
+  std::string burst;
+  constexpr int kRequests = 200;
+  for (int i = 0; i < kRequests; ++i) {
+    auto request = Request(kEcho, std::string(100 + i, 'x'));
+    request.opaque = 1000 + i;
+    protocol::EncodeCommand(request, &burst);
+  }
+  const size_t split = burst.size() / 2 + 7;  // cut inside a frame
+  raw.Write(std::string_view(burst).substr(0, split));
+  std::this_thread::sleep_for(milliseconds(20));
+  raw.Write(std::string_view(burst).substr(split));
+  for (int i = 0; i < kRequests; ++i) {
+    auto response = raw.ReadCommand();
+    ASSERT_TRUE(response.has_value()) << "response " << i;
+    EXPECT_EQ(response->opaque, 1000 + i);
+    EXPECT_EQ(response->body.size(), static_cast<size_t>(100 + i));
+  }
+}
+
 TEST_F(RemotingServerTest, UnknownCodeAnswersNotSupported) {
   auto response = client_->InvokeSync(address_, Request(9999), milliseconds(3000));
   ASSERT_TRUE(response.ok());

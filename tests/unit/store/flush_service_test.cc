@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <future>
+#include <thread>
 
 #include "env/fault_injection_env.h"
 #include "env/mem_env.h"
@@ -53,6 +55,32 @@ TEST_F(FlushServiceTest, GroupCommitAcknowledgesDurableBytes) {
   // Durable: dropping unsynced data loses nothing.
   ASSERT_TRUE(fault_.UnsyncedBytes().ok());
   EXPECT_EQ(*fault_.UnsyncedBytes(), 0u);
+}
+
+TEST_F(FlushServiceTest, GroupCommitReportsEachFlushThatMadeBytesDurable) {
+  // The store wakes its reput from this listener (SYNC_FLUSH dispatches durable bytes only):
+  // it must run after the flush, with the bytes durable, before the puts are answered.
+  std::atomic<int> calls{0};
+  std::atomic<int64_t> durable_at_call{-1};
+  GroupCommitService gc(cl_.get(), checkpoint_.get(), Clock::Real(), nullptr, [&] {
+    durable_at_call = cl_->FlushedOffset();
+    calls++;
+  });
+  gc.Start();
+  PutResult r = Append();
+  const int64_t end = r.wrote_offset.value() + r.wrote_bytes;
+  std::promise<PutStatus> done;
+  gc.Submit(end, SteadyMillis() + 5000, [&](PutStatus s) {
+    EXPECT_GE(calls.load(), 1) << "listener before the answer";
+    done.set_value(s);
+  });
+  EXPECT_EQ(done.get_future().get(), PutStatus::kPutOk);
+  EXPECT_GE(durable_at_call.load(), end);
+  // Idle loops that flush nothing new do not call it again.
+  const int before = calls.load();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(calls.load(), before);
+  gc.Shutdown();
 }
 
 TEST_F(FlushServiceTest, DeadlinePassedAnswersFlushDiskTimeout) {
