@@ -6,7 +6,8 @@ JOBS ?= 2
 BUILD_DIR ?= build/release
 ASAN_DIR ?= build/asan
 FUZZ_DIR ?= build/fuzz
-FUZZ_SECONDS ?= 10
+# Seconds per fuzz target: the smoke (test-fuzz) defaults to 5, a campaign to 600.
+FUZZ_SECONDS ?=
 GENERATOR := -G Ninja
 
 # ccache keyed on paths relative to the checkout, so a fresh clone (CI) hits the cache.
@@ -15,7 +16,7 @@ export CCACHE_NOHASHDIR := true
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps build build-asan build-fuzz run run-namesrv test test-unit test-asan test-fuzz \
-        test-integration bench format check-deps clean
+        test-integration fuzz-campaign bench format check-deps clean
 
 all: build
 
@@ -54,8 +55,16 @@ check-deps:
 test-fuzz: build-fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/run-fuzzers.sh $(FUZZ_DIR)
 
+# Long run, one target at a time under nice -n 19, corpora kept in $(FUZZ_DIR)/campaign/;
+# FUZZ_MERGE=1 merges new coverage into tests/fuzz/corpus/. Figures: docs/security.md.
+#   make fuzz-campaign FUZZ_SECONDS=3600 FUZZ_TARGETS=header_decode_fuzz FUZZ_MERGE=1
+fuzz-campaign: build-fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/run-fuzzers.sh --campaign $(FUZZ_DIR)
+
+# A sanitizer report fails the test (the build also has -fno-sanitize-recover=all).
 test-asan: build-asan
-	cd $(ASAN_DIR) && ctest -j $(JOBS) --output-on-failure -L unit
+	cd $(ASAN_DIR) && ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest -j $(JOBS) --output-on-failure -L unit
 
 test-unit: build
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure -L unit

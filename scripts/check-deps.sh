@@ -43,5 +43,11 @@ if grep -rnE '^#include "(base|env|message|store|protocol|net|remoting|ha|namesr
     | grep -vE '^include/apogee/status\.h:[0-9]+:#include "base/status\.h"'; then
   echo "check-deps: include/apogee must not include internal headers"; bad=1
 fi
+# RapidJSON's own Document/Reader/Writer/StringBuffer do pointer arithmetic on null (UB that
+# only clang's UBSan sees); src/ uses the json:: types of protocol/json_util.h instead.
+if grep -rnE 'rapidjson::(Document|Reader|Writer|PrettyWriter|StringBuffer)\b' src/ \
+    | grep -v '^src/protocol/json_util\.h:'; then
+  echo "check-deps: use protocol::json::Document / Reader / WriterTo / StringBuffer (json_util.h)"; bad=1
+fi
 [ $bad -eq 0 ] && echo "check-deps: ok"
 exit $bad

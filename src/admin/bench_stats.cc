@@ -1,10 +1,9 @@
 #include "admin/bench_stats.h"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <cstdio>
 #include <string>
+
+#include "protocol/json_util.h"
 
 namespace apogee::admin {
 namespace {
@@ -121,8 +120,8 @@ std::string FormatSummaryText(const BenchSummary& s) {
 }
 
 std::string FormatSummaryJson(const BenchSummary& s) {
-  rapidjson::StringBuffer buf;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  protocol::json::StringBuffer buf;
+  protocol::json::WriterTo<protocol::json::StringBuffer> w(buf);
   const BenchParams& p = s.params;
   w.StartObject();
   w.Key("mode");

@@ -1,13 +1,10 @@
 #include "admin/command_util.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
-
 #include <cstdio>
 #include <ctime>
 
 #include "base/string_util.h"
+#include "protocol/json_util.h"
 
 namespace apogee::admin {
 
@@ -74,11 +71,11 @@ Result<std::map<std::string, std::string>> ParseAttributes(std::string_view text
 }
 
 std::string PrettyJson(std::string_view json) {
-  rapidjson::Document doc;
+  protocol::json::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError()) return std::string(json);
-  rapidjson::StringBuffer buf;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+  protocol::json::StringBuffer buf;
+  protocol::json::PrettyWriterTo<protocol::json::StringBuffer> w(buf);
   w.SetIndent(' ', 2);
   doc.Accept(w);
   return buf.GetString();

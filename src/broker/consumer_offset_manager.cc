@@ -212,7 +212,7 @@ std::string ConsumerOffsetManager::Encode() const {
 }
 
 Status ConsumerOffsetManager::Decode(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "consumerOffset.json", &doc));
   std::map<std::string, std::map<int32_t, int64_t>, std::less<>> table;
   APOGEE_ASSIGN_OR_RETURN(const json::Value* offset_table,

@@ -77,7 +77,7 @@ std::string DelayOffsetTable::Encode() const {
 }
 
 Status DelayOffsetTable::Decode(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "delayOffset.json", &doc));
   APOGEE_ASSIGN_OR_RETURN(const json::Value* offsets,
                           json::FindObject(doc, "offsetTable", "offsetTable"));

@@ -112,7 +112,7 @@ std::string EncodeSubscriptionGroupConfig(const SubscriptionGroupConfig& config)
 }
 
 Result<SubscriptionGroupConfig> DecodeSubscriptionGroupConfig(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "SubscriptionGroupConfig", &doc));
   SubscriptionGroupConfig config;
   APOGEE_RETURN_IF_ERROR(ReadConfig(doc, "SubscriptionGroupConfig", &config));
@@ -165,7 +165,7 @@ void SubscriptionGroupManager::NextVersionLocked() {
 }
 
 Status SubscriptionGroupManager::Decode(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "subscription group table", &doc));
   std::map<std::string, SubscriptionGroupConfig, std::less<>> table;
   APOGEE_ASSIGN_OR_RETURN(const json::Value* groups, json::FindObject(doc, "subscriptionGroupTable",

@@ -89,7 +89,7 @@ std::string TimerProgress::Encode() const {
 }
 
 Status TimerProgress::Decode(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "timerOffset.json", &doc));
   int64_t commit = 0;
   APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "commitOffset", "commitOffset", &commit, true));

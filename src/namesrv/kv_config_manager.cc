@@ -1,22 +1,20 @@
 #include "namesrv/kv_config_manager.h"
 
 #include <fmt/format.h>
-#include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include <mutex>
 
 #include "base/logging.h"
 #include "namesrv/atomic_file.h"
+#include "protocol/json_util.h"
 
 namespace apogee::namesrv {
 
 KvConfigManager::KvConfigManager(std::string path) : path_(std::move(path)) {}
 
 Result<KvConfigManager::Table> KvConfigManager::ParseJson(std::string_view json) {
-  rapidjson::Document doc;
+  protocol::json::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError()) {
     return Status::Corruption(fmt::format("not JSON at offset {}: {}", doc.GetErrorOffset(),
@@ -45,8 +43,8 @@ Result<KvConfigManager::Table> KvConfigManager::ParseJson(std::string_view json)
 }
 
 std::string KvConfigManager::ToJson(const Table& table) {
-  rapidjson::StringBuffer buf;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+  protocol::json::StringBuffer buf;
+  protocol::json::PrettyWriterTo<protocol::json::StringBuffer> w(buf);
   w.StartObject();
   w.Key("configTable");
   w.StartObject();

@@ -115,14 +115,14 @@ Result<std::string> QuoteObjectKeys(std::string_view text) {
   return out;
 }
 
-Status ParseBody(std::string_view text, std::string_view what, rapidjson::Document* doc) {
+Status ParseBody(std::string_view text, std::string_view what, json::Document* doc) {
   APOGEE_ASSIGN_OR_RETURN(std::string normalized, QuoteObjectKeys(text));
   return json::ParseObject(normalized, what, doc);
 }
 
 // A map key holding a MessageQueue as JSON text (after QuoteObjectKeys).
 Result<MessageQueue> ParseMessageQueueKey(std::string_view key, std::string_view path) {
-  rapidjson::Document doc;
+  json::Document doc;
   Status s = json::ParseObject(key, path, &doc);
   if (!s.ok()) {
     return Status::Corruption(std::string(path) + ": map key is not a MessageQueue: " +
@@ -257,7 +257,7 @@ std::string EncodeTopicStatsTable(const TopicStatsTable& table) {
 }
 
 Result<TopicStatsTable> DecodeTopicStatsTable(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(ParseBody(text, "TopicStatsTable", &doc));
   TopicStatsTable table;
   APOGEE_RETURN_IF_ERROR(ReadMessageQueueMap<TopicOffset>(
@@ -302,7 +302,7 @@ std::string EncodeConsumeStats(const ConsumeStats& stats) {
 }
 
 Result<ConsumeStats> DecodeConsumeStats(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(ParseBody(text, "ConsumeStats", &doc));
   ConsumeStats stats;
   APOGEE_RETURN_IF_ERROR(ReadMessageQueueMap<OffsetWrapper>(
@@ -348,7 +348,7 @@ std::string EncodeConsumerConnection(const ConsumerConnection& connection) {
 
 Result<ConsumerConnection> DecodeConsumerConnection(std::string_view text) {
   constexpr std::string_view kPath = "ConsumerConnection";
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(ParseBody(text, kPath, &doc));
   ConsumerConnection c;
   APOGEE_RETURN_IF_ERROR(ReadConnectionSet(doc, kPath, &c.connection_set));
@@ -385,7 +385,7 @@ std::string EncodeProducerConnection(const ProducerConnection& connection) {
 }
 
 Result<ProducerConnection> DecodeProducerConnection(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(ParseBody(text, "ProducerConnection", &doc));
   ProducerConnection c;
   APOGEE_RETURN_IF_ERROR(ReadConnectionSet(doc, "ProducerConnection", &c.connection_set));
@@ -408,7 +408,7 @@ std::string EncodeGroupList(const GroupList& list) {
 }
 
 Result<GroupList> DecodeGroupList(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "GroupList", &doc));
   GroupList list;
   APOGEE_ASSIGN_OR_RETURN(const json::Value* groups, json::FindArray(doc, "groupList", "GroupList"));
@@ -434,7 +434,7 @@ std::string EncodeResetOffsetBody(const ResetOffsetBody& body) {
 }
 
 Result<ResetOffsetBody> DecodeResetOffsetBody(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(ParseBody(text, "ResetOffsetBody", &doc));
   ResetOffsetBody body;
   APOGEE_RETURN_IF_ERROR(ReadMessageQueueMap<int64_t>(
@@ -469,7 +469,7 @@ std::string EncodeResetOffsetBodyForC(const ResetOffsetBody& body) {
 
 Result<ResetOffsetBody> DecodeResetOffsetBodyForC(std::string_view text) {
   constexpr std::string_view kPath = "ResetOffsetBodyForC";
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, kPath, &doc));
   ResetOffsetBody body;
   APOGEE_ASSIGN_OR_RETURN(const json::Value* table, json::FindArray(doc, "offsetTable", kPath));

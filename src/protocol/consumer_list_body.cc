@@ -21,7 +21,7 @@ std::string EncodeConsumerListBody(const GetConsumerListByGroupResponseBody& bod
 
 Result<GetConsumerListByGroupResponseBody> DecodeConsumerListBody(std::string_view text) {
   constexpr std::string_view kPath = "GetConsumerListByGroupResponseBody";
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, kPath, &doc));
   GetConsumerListByGroupResponseBody body;
   APOGEE_ASSIGN_OR_RETURN(const json::Value* ids, json::FindArray(doc, "consumerIdList", kPath));

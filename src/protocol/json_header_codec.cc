@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "base/string_util.h"
+#include "protocol/json_util.h"
 #include "protocol/remoting_format.h"
 
 namespace apogee::protocol {
@@ -193,7 +194,7 @@ void WriteKey(Writer& writer, std::string_view s) {
 Status DecodeJsonHeader(std::string_view header, RemotingCommand* command) {
   HeaderHandler handler(command);
   rapidjson::MemoryStream stream(header.data(), header.size());
-  rapidjson::Reader reader;
+  json::Reader reader;  // json_util.h: RapidJSON 1.1's stack does arithmetic on null
   // Iterative: a deeply nested header cannot exhaust the stack.
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
@@ -214,7 +215,7 @@ Status DecodeJsonHeader(std::string_view header, RemotingCommand* command) {
 
 void EncodeJsonHeader(const RemotingCommand& command, std::string* out) {
   StringAppendStream stream(out);
-  rapidjson::Writer<StringAppendStream> writer(stream);
+  json::WriterTo<StringAppendStream> writer(stream);
   writer.StartObject();
   WriteKey(writer, kJsonKeyCode);
   writer.Int(command.code);

@@ -89,7 +89,7 @@ std::string QuoteBareKeys(std::string_view text) {
   return out;
 }
 
-Status ParseObject(std::string_view text, std::string_view what, rapidjson::Document* doc) {
+Status ParseObject(std::string_view text, std::string_view what, Document* doc) {
   const std::string normalized = QuoteBareKeys(text);
   constexpr unsigned kFlags = rapidjson::kParseIterativeFlag |
                               rapidjson::kParseNumbersAsStringsFlag |

@@ -9,6 +9,9 @@
 #pragma once
 
 #include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <cstdint>
@@ -20,6 +23,40 @@
 
 namespace apogee::protocol::json {
 
+// RapidJSON 1.1 (what Debian ships) starts every internal::Stack with null pointers and, before
+// the first allocation, compares `stackTop_ + n` with the end: arithmetic on a null pointer,
+// undefined behaviour that UBSan reports (stack.h:117) on the first push of every Reader,
+// Document, Writer and StringBuffer. Later RapidJSON compares the room left instead. The types
+// below are RapidJSON's with this allocator, whose Stack::Reserve (specialised right after)
+// does that; use them, not rapidjson::Document / Reader / Writer / StringBuffer.
+struct StackAllocator : rapidjson::CrtAllocator {};
+
+}  // namespace apogee::protocol::json
+
+namespace rapidjson::internal {
+template <>
+template <typename T>
+RAPIDJSON_FORCEINLINE void Stack<apogee::protocol::json::StackAllocator>::Reserve(size_t count) {
+  // null - null is 0, so a stack that was never allocated has no room and expands.
+  if (RAPIDJSON_UNLIKELY(static_cast<size_t>(stackEnd_ - stackTop_) < sizeof(T) * count)) {
+    Expand<T>(count);
+  }
+}
+}  // namespace rapidjson::internal
+
+namespace apogee::protocol::json {
+
+using Document = rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
+                                            StackAllocator>;
+using Reader = rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, StackAllocator>;
+using StringBuffer = rapidjson::GenericStringBuffer<rapidjson::UTF8<>, StackAllocator>;
+template <typename OutputStream>
+using WriterTo =
+    rapidjson::Writer<OutputStream, rapidjson::UTF8<>, rapidjson::UTF8<>, StackAllocator>;
+template <typename OutputStream>
+using PrettyWriterTo =
+    rapidjson::PrettyWriter<OutputStream, rapidjson::UTF8<>, rapidjson::UTF8<>, StackAllocator>;
+
 // Quotes bare object keys (fastjson's AllowUnQuotedFieldNames) so that a standard parser
 // accepts the text. Strings are copied untouched. Object-valued keys (fastjson's form for
 // MessageQueue-keyed maps) are not supported and stay as they are (the parse then fails).
@@ -27,7 +64,7 @@ std::string QuoteBareKeys(std::string_view text);
 
 // Parses `text` (after QuoteBareKeys) into `doc`; Corruption naming `what` otherwise.
 // The top level must be an object.
-Status ParseObject(std::string_view text, std::string_view what, rapidjson::Document* doc);
+Status ParseObject(std::string_view text, std::string_view what, Document* doc);
 
 using Value = rapidjson::Value;
 
@@ -72,7 +109,7 @@ class StringAppendStream {
  private:
   std::string* out_;
 };
-using Writer = rapidjson::Writer<StringAppendStream>;
+using Writer = WriterTo<StringAppendStream>;
 
 inline void Key(Writer& w, std::string_view key) {
   w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
@@ -97,7 +134,7 @@ std::string WriteToString(WriteFn&& write) {
 // fill a T: the decode side of every body codec.
 template <typename T, typename ReadFn>
 Result<T> ReadFromString(std::string_view text, std::string_view what, ReadFn&& read) {
-  rapidjson::Document doc;
+  Document doc;
   APOGEE_RETURN_IF_ERROR(ParseObject(text, what, &doc));
   T out;
   APOGEE_RETURN_IF_ERROR(read(static_cast<const Value&>(doc), &out));

@@ -21,7 +21,7 @@ std::string EncodeKVTable(const KVTable& table) {
 }
 
 Result<KVTable> DecodeKVTable(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "KVTable", &doc));
   KVTable table;
   APOGEE_ASSIGN_OR_RETURN(const json::Value* entries, json::FindObject(doc, "table", "KVTable"));

@@ -110,7 +110,7 @@ std::string EncodeRegisterBrokerBody(const RegisterBrokerBody& body) {
 }
 
 Result<RegisterBrokerBody> DecodeRegisterBrokerBody(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, kBodyName, &doc));
   RegisterBrokerBody body;
   if (const json::Value* wrapper = json::Find(doc, "topicConfigSerializeWrapper")) {
@@ -178,7 +178,7 @@ Result<RegisterBrokerBody> DecodeCompressedRegisterBrokerBody(std::string_view c
   APOGEE_RETURN_IF_ERROR(ReadPiece(&reader, "filter server list", &piece));
   {
     // The list is a bare JSON array: wrap it so the object parser takes it.
-    rapidjson::Document doc;
+    json::Document doc;
     APOGEE_RETURN_IF_ERROR(json::ParseObject("{\"l\":" + std::string(piece) + "}",
                                              "RegisterBrokerBody filter server list", &doc));
     APOGEE_ASSIGN_OR_RETURN(const json::Value* list, json::FindArray(doc, "l", "filterServerList"));

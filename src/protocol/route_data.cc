@@ -138,7 +138,7 @@ std::string EncodeTopicRouteData(const TopicRouteData& route, MapKeyStyle style)
 }
 
 Result<TopicRouteData> DecodeTopicRouteData(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "TopicRouteData", &doc));
   constexpr std::string_view kPath = "TopicRouteData";
   TopicRouteData route;
@@ -201,7 +201,7 @@ std::string EncodeClusterInfo(const ClusterInfo& info, MapKeyStyle style) {
 }
 
 Result<ClusterInfo> DecodeClusterInfo(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "ClusterInfo", &doc));
   ClusterInfo info;
   APOGEE_ASSIGN_OR_RETURN(const json::Value* brokers,

@@ -52,7 +52,7 @@ std::string EncodeWith(const T& value, WriteFn write) {
 
 template <typename T, typename ReadFn>
 Result<T> DecodeWith(std::string_view text, std::string_view what, ReadFn read) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, what, &doc));
   T value;
   APOGEE_RETURN_IF_ERROR(read(doc, what, &value));
@@ -177,7 +177,9 @@ std::string EncodeTopicConfigText(const TopicConfig& config) {
   out += ' ';
   out += std::to_string(config.perm);
   out += ' ';
-  out += config.topic_filter_type;
+  // An empty type would leave two adjacent separators that Java's split (and ours) reads as
+  // a missing field; Java's TopicFilterType cannot be empty, so its default stands in.
+  out += config.topic_filter_type.empty() ? kDefaultTopicFilterType : config.topic_filter_type;
   if (!config.attributes.empty()) {
     out += ' ';
     out += EncodeWith(config.attributes, WriteAttributes);
@@ -205,14 +207,16 @@ Result<TopicConfig> DecodeTopicConfigText(std::string_view text) {
   config.read_queue_nums = *read;
   config.write_queue_nums = *write;
   config.perm = *perm;
-  config.topic_filter_type = tokens[4];
+  // "t 1 1 6  {}" (an empty type followed by attributes): Java's TopicFilterType.valueOf
+  // refuses "", we read it as the default, which is also what the encoder then writes.
+  if (!tokens[4].empty()) config.topic_filter_type = tokens[4];
   if (tokens.size() > 5) {
     std::string attributes_json;
     for (size_t i = 5; i < tokens.size(); ++i) {
       if (i > 5) attributes_json += ' ';
       attributes_json += tokens[i];
     }
-    rapidjson::Document doc;
+    json::Document doc;
     APOGEE_RETURN_IF_ERROR(json::ParseObject(attributes_json, "topic config attributes", &doc));
     const json::Value& attributes = doc;  // const iterators: clang rejects the mutable ones
     for (auto it = attributes.MemberBegin(); it != attributes.MemberEnd(); ++it) {

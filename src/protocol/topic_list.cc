@@ -22,7 +22,7 @@ std::string EncodeTopicList(const TopicList& list) {
 }
 
 Result<TopicList> DecodeTopicList(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "TopicList", &doc));
   TopicList list;
   APOGEE_RETURN_IF_ERROR(

@@ -19,7 +19,7 @@ TEST(JsonUtilTest, QuoteBareKeysQuotesOnlyKeys) {
 }
 
 TEST(JsonUtilTest, ParseObjectAcceptsFastjsonFormsAndNamesErrors) {
-  rapidjson::Document doc;
+  Document doc;
   ASSERT_TRUE(ParseObject(R"( {0:"a", "n": 12} )", "X", &doc).ok());
   ASSERT_TRUE(doc.HasMember("0"));
   EXPECT_TRUE(doc["n"].IsString());  // numbers are kept as text
@@ -34,7 +34,7 @@ TEST(JsonUtilTest, ParseObjectAcceptsFastjsonFormsAndNamesErrors) {
 }
 
 TEST(JsonUtilTest, ReadersCoerceLikeFastjson) {
-  rapidjson::Document doc;
+  Document doc;
   ASSERT_TRUE(
       ParseObject(R"({"i":"12","j":7,"s":5,"b":"TRUE","c":0,"n":null,"bad":"x","o":{}})", "T", &doc)
           .ok());

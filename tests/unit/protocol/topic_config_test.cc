@@ -57,6 +57,23 @@ TEST(TopicConfigTest, TextFormAsJavaWritesIt) {
   EXPECT_TRUE(back->attributes.empty());
 }
 
+// Fuzz finding (body_decode_fuzz, issue 12): " 0 8 6  {}" decoded with an empty filter type,
+// which was written back as " 0 8 6 " and no longer decoded (the trailing field dropped).
+TEST(TopicConfigTest, TextFormEmptyFilterTypeRoundTrips) {
+  Result<TopicConfig> first = DecodeTopicConfigText(" 0 8 6  {}");
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->topic_name, "");
+  EXPECT_EQ(first->topic_filter_type, "SINGLE_TAG");
+  Result<TopicConfig> second = DecodeTopicConfigText(EncodeTopicConfigText(*first));
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ(*second, *first);
+
+  TopicConfig empty_type;
+  empty_type.topic_name = "T";
+  empty_type.topic_filter_type.clear();
+  EXPECT_EQ(EncodeTopicConfigText(empty_type), "T 16 16 6 SINGLE_TAG");
+}
+
 TEST(TopicConfigTest, TextFormErrors) {
   EXPECT_EQ(DecodeTopicConfigText("T 1 1 6").status().message(),
             "topic config text \"T 1 1 6\" has 4 fields, expected at least 5");
