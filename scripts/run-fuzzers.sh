@@ -1,23 +1,94 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target for FUZZ_SECONDS (default 10) on a copy of its corpus in
-# tests/fuzz/corpus/<name>/. A crash fails the run and leaves the reproducer in the build dir.
+# Runs the libFuzzer targets of a fuzz build (make build-fuzz), one at a time.
+#
+#   scripts/run-fuzzers.sh [BUILD_DIR]             smoke (make test-fuzz): every target for
+#                                                  FUZZ_SECONDS (default 5) on a throw-away copy
+#                                                  of its corpus tests/fuzz/corpus/<name>/
+#   scripts/run-fuzzers.sh --campaign [BUILD_DIR]  campaign (make fuzz-campaign): every target
+#                                                  for FUZZ_SECONDS (default 600) under nice -n 19
+#                                                  on a corpus kept in BUILD_DIR/campaign/<name>/
+#                                                  across runs; one line per target is appended to
+#                                                  BUILD_DIR/campaign/results.tsv
+# Knobs: FUZZ_TARGETS="a_fuzz b_fuzz" (default: all), FUZZ_RUNS=N (also stop after N execs),
+# FUZZ_MERGE=1 (campaign: merge the inputs that add coverage into tests/fuzz/corpus/<name>/
+# with -merge=1; inputs are capped at FUZZ_MAX_LEN bytes, default 4096, to keep it small).
+# A crash, leak, timeout or sanitizer report fails the run; the reproducer is kept in the
+# target's artifacts/ directory (campaign) or work directory (smoke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=smoke
+if [ "${1:-}" = "--campaign" ]; then mode=campaign; shift; fi
 dir=${1:-build/fuzz}
-secs=${FUZZ_SECONDS:-10}
-passed=0; failed=0
+if [ $mode = smoke ]; then secs=${FUZZ_SECONDS:-5}; else secs=${FUZZ_SECONDS:-600}; fi
+max_len=${FUZZ_MAX_LEN:-4096}
+# Sanitizer reports stop the process (the build also compiles with -fno-sanitize-recover=all).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+targets=()
 for bin in "$dir"/tests/fuzz/*_fuzz; do
   [ -x "$bin" ] || continue
   name=$(basename "$bin")
-  work="$dir/fuzz-work/$name"
-  rm -rf "$work"; mkdir -p "$work/corpus"
-  if [ -d "tests/fuzz/corpus/$name" ]; then cp -r "tests/fuzz/corpus/$name/." "$work/corpus/"; fi
-  if (cd "$work" && "$OLDPWD/$bin" -max_total_time="$secs" -rss_limit_mb=2048 -print_final_stats=0 corpus > log.txt 2>&1); then
-    echo "fuzz: $name ok ($(grep -c . "$work/log.txt") log lines, ${secs}s)"
-    passed=$((passed + 1))
+  if [ -n "${FUZZ_TARGETS:-}" ]; then
+    case " $FUZZ_TARGETS " in *" $name "*) ;; *) continue ;; esac
+  fi
+  targets+=("$name")
+done
+if [ ${#targets[@]} -eq 0 ]; then echo "fuzz: no targets in $dir/tests/fuzz"; exit 1; fi
+
+stat() {  # stat NAME LOG: a -print_final_stats value
+  sed -n "s/^stat::$1: *//p" "$2" | tail -1
+}
+
+passed=0; failed=0
+results="$dir/campaign/results.tsv"
+if [ $mode = campaign ] && [ ! -f "$results" ]; then
+  mkdir -p "$dir/campaign"
+  printf 'date\ttarget\tseconds\texecs\texec_per_s\tnew_units\tcorpus_files\tcorpus_bytes\tpeak_rss_mb\tresult\n' > "$results"
+fi
+for name in "${targets[@]}"; do
+  bin=$(cd "$dir/tests/fuzz" && pwd)/$name
+  seed="tests/fuzz/corpus/$name"
+  if [ $mode = smoke ]; then
+    work="$dir/fuzz-work/$name"
+    rm -rf "$work"
   else
-    echo "fuzz: $name FAILED, see $work/log.txt"; tail -30 "$work/log.txt"
-    failed=$((failed + 1))
+    work="$dir/campaign/$name"
+  fi
+  mkdir -p "$work/corpus" "$work/artifacts"
+  if [ -d "$seed" ]; then cp -r "$seed/." "$work/corpus/"; fi
+  args=(-max_total_time="$secs" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
+        -artifact_prefix=artifacts/)
+  [ -n "${FUZZ_RUNS:-}" ] && args+=(-runs="$FUZZ_RUNS")
+  prefix=()
+  if [ $mode = campaign ]; then
+    args+=(-max_len="$max_len")
+    prefix=(nice -n 19)
+  fi
+  started=$(date +%s)
+  if (cd "$work" && "${prefix[@]}" "$bin" "${args[@]}" corpus > log.txt 2>&1); then
+    result=ok; passed=$((passed + 1))
+  else
+    result=FAILED; failed=$((failed + 1))
+  fi
+  elapsed=$(( $(date +%s) - started ))
+  execs=$(stat number_of_executed_units "$work/log.txt"); rate=$(stat average_exec_per_sec "$work/log.txt")
+  echo "fuzz: $name $result (${elapsed}s, ${execs:-?} execs, ${rate:-?} exec/s)"
+  if [ $result = FAILED ]; then
+    echo "fuzz: log $work/log.txt, reproducer in $work/artifacts/"; tail -40 "$work/log.txt"
+  fi
+  if [ $mode = campaign ]; then
+    files=$(find "$work/corpus" -type f | wc -l)
+    bytes=$(find "$work/corpus" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$elapsed" \
+      "${execs:-0}" "${rate:-0}" "$(stat new_units_added "$work/log.txt")" "$files" "$bytes" \
+      "$(stat peak_rss_mb "$work/log.txt")" "$result" >> "$results"
+    if [ "${FUZZ_MERGE:-0}" = 1 ] && [ $result = ok ]; then
+      mkdir -p "$seed"
+      before=$(find "$seed" -type f | wc -l)
+      (cd "$work" && "$bin" -merge=1 -max_len="$max_len" "$OLDPWD/$seed" corpus > merge.log 2>&1)
+      echo "fuzz: $name merged $(( $(find "$seed" -type f | wc -l) - before )) new inputs into $seed"
+    fi
   fi
 done
 echo "fuzz: $passed passed, $failed failed"

@@ -7,9 +7,9 @@
 #include <cstring>
 #include <vector>
 
-#include "base/crc32.h"
 #include "base/logging.h"
 #include "ha/ha_format.h"
+#include "ha/slave_stream.h"
 
 namespace apogee::ha {
 namespace {
@@ -112,11 +112,12 @@ Status HaClient::Session(const std::string& address) {
   // Bytes in [expected, verify_end) are ones the slave already has: compare, do not append.
   const int64_t local_end = store_->MaxPhyOffset();
   const int64_t verify_end = options_.resume_check ? local_end : 0;
-  int64_t expected =
+  const int64_t expected =
       options_.resume_check ? ResumeCheckStart(local_end, options_.commit_log_file_size) : local_end;
   Log()->info("HA connected to master {}; CommitLog ends at {}, asking from {}", address,
               local_end, expected);
   APOGEE_RETURN_IF_ERROR(Report(socket, expected));
+  SlaveStream stream(store_, address, expected, verify_end, options_.commit_log_file_size);
   int64_t last_reported = expected;
   int64_t last_report_ms = clock_->SteadyMillis();
   int64_t last_receive_ms = last_report_ms;
@@ -127,7 +128,8 @@ Status HaClient::Session(const std::string& address) {
     // Report what we hold once the check range is behind us (a report inside the range
     // would move the master's start).
     const int64_t now = clock_->SteadyMillis();
-    const int64_t holding = expected >= verify_end ? store_->MaxPhyOffset() : last_reported;
+    const int64_t holding =
+        stream.expected() >= verify_end ? store_->MaxPhyOffset() : last_reported;
     if (holding > last_reported || now - last_report_ms >= options_.heartbeat_interval_ms) {
       APOGEE_RETURN_IF_ERROR(Report(socket, holding));
       last_reported = holding;
@@ -147,64 +149,14 @@ Status HaClient::Session(const std::string& address) {
     filled += *n;
     last_receive_ms = clock_->SteadyMillis();
 
-    size_t pos = 0;
-    while (filled - pos >= kTransferHeaderSize) {
-      const TransferHeader h = DecodeTransferHeader(buf.data() + pos);
-      if (h.body_size < 0) {
-        return Status::Corruption(fmt::format("master frame with negative size {}", h.body_size));
-      }
-      const size_t frame = kTransferHeaderSize + static_cast<size_t>(h.body_size);
-      if (filled - pos < frame) {
-        if (buf.size() < frame) buf.resize(frame);
-        break;
-      }
-      const bool fresh = expected == 0 && store_->MaxPhyOffset() == 0;
-      if (!fresh && h.offset != expected) {
-        if (h.body_size == 0 && h.offset < expected) {
-          SetProblem(fmt::format(
-              "the master {} says its CommitLog ends at {}, but this slave holds up to {}: "
-              "the slave has data the master does not; not merging. Move the slave's store "
-              "aside (or truncate it) and restart it",
-              address, h.offset, std::max(expected, verify_end)));
-          return Status::Aborted("diverged");
-        }
-        return Status::Corruption(fmt::format(
-            "master frame at offset {} but the slave expects {}; reconnecting", h.offset, expected));
-      }
-      std::string_view body(reinterpret_cast<const char*>(buf.data() + pos + kTransferHeaderSize),
-                            static_cast<size_t>(h.body_size));
-      int64_t at = h.offset;
-      // Compare the part the slave already holds.
-      while (!body.empty() && at < verify_end) {
-        const size_t want = static_cast<size_t>(std::min<int64_t>(
-            verify_end - at, static_cast<int64_t>(body.size())));
-        Result<store::RawSegment> mine = store_->ReadRaw(at, want);
-        if (!mine.ok() || mine->data.empty()) {
-          return Status::Internal(fmt::format("slave cannot read its own CommitLog at {}: {}", at,
-                                              mine.status().ToString()));
-        }
-        const size_t n_cmp = mine->data.size();
-        if (std::memcmp(mine->data.data(), body.data(), n_cmp) != 0) {
-          SetProblem(fmt::format(
-              "the slave's CommitLog bytes [{}, {}) differ from the master's {} (crc32 slave "
-              "{:08x}, master {:08x}): the two logs diverged; not merging. Move the slave's "
-              "store aside and restart it to copy again",
-              at, at + static_cast<int64_t>(n_cmp), address, Crc32(mine->data),
-              Crc32(body.substr(0, n_cmp))));
-          return Status::Aborted("diverged");
-        }
-        body.remove_prefix(n_cmp);
-        at += static_cast<int64_t>(n_cmp);
-      }
-      if (!body.empty()) {
-        Status s = store_->AppendRaw(at, body);
-        if (!s.ok()) return s.Prefixed("append replicated bytes");
-      }
-      expected = h.offset + h.body_size;
-      pos += frame;
+    Result<size_t> used = stream.Consume(buf.data(), filled);
+    if (!used.ok()) {
+      if (!stream.problem().empty()) SetProblem(stream.problem());
+      return used.status();
     }
-    std::memmove(buf.data(), buf.data() + pos, filled - pos);
-    filled -= pos;
+    if (buf.size() < stream.needed()) buf.resize(stream.needed());
+    std::memmove(buf.data(), buf.data() + *used, filled - *used);
+    filled -= *used;
   }
   return Status::Aborted("stopped");
 }
