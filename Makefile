@@ -40,7 +40,7 @@ $(FUZZ_DIR)/build.ninja:
 	CXX=clang++ cmake -S . -B $(FUZZ_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPOGEE_FUZZ=ON
 
 build-fuzz: deps $(FUZZ_DIR)/build.ninja
-	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzzers
 
 # Starts the server in the foreground with its data under ./data. Builds only what a
 # quick-start user runs: the servers, the tools and the C++ example programs.

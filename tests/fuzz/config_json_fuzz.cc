@@ -20,6 +20,7 @@
 #include "env/env.h"
 #include "env/mem_env.h"
 #include "namesrv/kv_config_manager.h"
+#include "quiet_logs.h"
 
 namespace {
 

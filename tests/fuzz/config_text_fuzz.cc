@@ -14,6 +14,7 @@
 #include "base/config_table.h"
 #include "broker/broker_config.h"
 #include "namesrv/namesrv_config.h"
+#include "quiet_logs.h"
 
 namespace {
 

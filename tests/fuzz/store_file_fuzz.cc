@@ -19,6 +19,7 @@
 #include "store/index_file.h"
 #include "store/mapped_file.h"
 #include "store/store_checkpoint.h"
+#include "quiet_logs.h"
 
 namespace {
 
@@ -79,9 +80,10 @@ void Index(apogee::env::Env* env, std::string_view bytes) {
   }
   (void)file.IsTimeMatched(INT64_MIN, INT64_MAX);
   (void)file.IsTimeMatched(header.begin_timestamp, header.begin_timestamp);
-  // The reput thread keeps adding to the last file it finds.
+  // The reput thread keeps adding to the last file it finds, with the store times of real
+  // records (never negative).
   for (int i = 0; i < 4 && !file.IsFull(); ++i) {
-    Check(file.PutKey(keys[i], 1000 + i, header.end_timestamp));
+    Check(file.PutKey(keys[i], 1000 + i, int64_t{1700000000000} + i));
   }
   std::vector<int64_t> out;
   file.SelectPhyOffsets(keys[0], 64, INT64_MIN, INT64_MAX, &out);
