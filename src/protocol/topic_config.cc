@@ -10,6 +10,9 @@
 namespace apogee::protocol {
 namespace {
 
+// Java's TopicFilterType default (TopicConfig's field initializer).
+constexpr std::string_view kDefaultTopicFilterType = "SINGLE_TAG";
+
 Status CheckObject(const json::Value& v, std::string_view path) {
   if (!v.IsObject()) return Status::Corruption(std::string(path) + ": expected an object");
   return Status::OK();

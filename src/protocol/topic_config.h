@@ -30,15 +30,13 @@ struct DataVersion {
 std::string EncodeDataVersion(const DataVersion& version);
 Result<DataVersion> DecodeDataVersion(std::string_view json);
 
-inline constexpr std::string_view kDefaultTopicFilterType = "SINGLE_TAG";
-
 // RQ:cm/TopicConfig.java with Java's defaults.
 struct TopicConfig {
   std::string topic_name;
   int32_t read_queue_nums = 16;
   int32_t write_queue_nums = 16;
   int32_t perm = kPermRead | kPermWrite;
-  std::string topic_filter_type{kDefaultTopicFilterType};  // or "MULTI_TAG"
+  std::string topic_filter_type = "SINGLE_TAG";  // or "MULTI_TAG"
   int32_t topic_sys_flag = 0;
   bool order = false;
   std::map<std::string, std::string> attributes;  // 5.x; written only when not empty
