@@ -3,7 +3,7 @@
 // (ha_format.h), checks that each starts where the slave expects, compares the part the slave
 // already holds with its own CommitLog (the resume check, see ha_client.h) and appends the
 // rest through ReplicationStore::AppendRaw. HaClient feeds it what it reads;
-// tests/fuzz/ha_stream_fuzz.cc feeds it anything.
+// a fuzz target can feed it anything.
 //
 // Not thread-safe: one per connection, used by the HAClient thread.
 #pragma once
