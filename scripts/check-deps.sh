@@ -14,6 +14,7 @@ declare -A allowed=(
   [protocol]="base message"
   [remoting]="base net protocol"
   [ha]="base net store"
+  [acl]="base protocol message"
   [namesrv]="base remoting protocol"
   [client]="base remoting protocol message"
   [broker]="base store ha remoting protocol message env"
