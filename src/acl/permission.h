@@ -30,7 +30,7 @@ bool CheckPermission(Perm needed, Perm owned);
 // (UPDATE_AND_CREATE_TOPIC, UPDATE_BROKER_CONFIG, DELETE_TOPIC_IN_BROKER,
 // UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, DELETE_SUBSCRIPTIONGROUP) plus, beyond 4.x, the
 // other codes that change what clients see or where they resume (offset reset and clone,
-// batch topic creation, Apogee's DLQ redrive). docs/security.md lists them.
+// batch topic creation, Apogee's DLQ redrive).
 bool BrokerCodeNeedsAdmin(int32_t request_code);
 
 // Codes a NameServer with ACL on accepts only from an admin account: cluster membership
