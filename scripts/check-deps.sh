@@ -15,6 +15,7 @@ declare -A allowed=(
   [remoting]="base net protocol"
   [ha]="base net store"
   [acl]="base protocol message"
+  [metrics]="base net"
   [namesrv]="base remoting protocol"
   [client]="base remoting protocol message"
   [broker]="base store ha remoting protocol message env"

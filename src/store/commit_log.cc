@@ -9,6 +9,7 @@
 #include "base/logging.h"
 #include "message/message_format.h"
 #include "store/file_allocator.h"
+#include "store/recovery_progress.h"
 #include "store/store_format.h"
 
 namespace apogee::store {
@@ -353,6 +354,7 @@ Result<RecoveryScan> CommitLog::Recover(
   int64_t offset = start_offset;
   bool stopped = false;
   const int64_t begin_ms = SteadyMillis();
+  RecoveryProgress progress(start_offset, files_.MaxOffset(), Clock::Real());
   for (const auto& file : files) {
     if (file->start_offset() + file->file_size() <= offset) continue;
     if (file->start_offset() > offset) {
@@ -373,6 +375,7 @@ Result<RecoveryScan> CommitLog::Recover(
       if (r.status == message::RecordStatus::kMessage) {
         APOGEE_RETURN_IF_ERROR(on_record(r.record, file->start_offset() + pos));
         pos += static_cast<int64_t>(r.size);
+        progress.Update(file->start_offset() + pos);
         ++scan.records;
         scan.last_store_timestamp = r.record.store_timestamp;
         continue;
