@@ -193,14 +193,18 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
         result.suggest_pulling_from_slave ? group->which_broker_when_consume_slowly
                                           : group->broker_id;
   }
+  // Java's role switch sets PULL_RETRY_IMMEDIATELY on a SLAVE without slaveReadEnable,
+  // but the status switch that follows overwrites the code for every status, so a 4.x
+  // slave serves what it has in the default configuration; what is left of the role
+  // switch is suggestWhichBrokerId = 0 (set above), which sends the consumer back to the
+  // master once the master is reachable. That is how consumers keep reading while the
+  // master is down.
   ResponseCodeAndRemark mapped = MapGetStatus(result.status, header.queue_offset);
-  if (settings->IsSlave() && !settings->slave_read_enable) {
-    // A slave that may not serve reads sends the consumer back to the master.
+  if (settings->IsSlave() && mapped.code == rc::kPullOffsetMoved) {
+    // Slaves do not correct offsets (offsetCheckInSlave=false): retry instead, at the
+    // group's broker.
     mapped.code = rc::kPullRetryImmediately;
-    response_header.suggest_which_broker_id = kMasterId;
-  } else if (settings->IsSlave() && mapped.code == rc::kPullOffsetMoved) {
-    // Slaves do not correct offsets (offsetCheckInSlave=false): retry instead.
-    mapped.code = rc::kPullRetryImmediately;
+    response_header.suggest_which_broker_id = group->broker_id;
   }
 
   // Java stores commitOffset on the first execution only, suspended or not.

@@ -13,6 +13,9 @@
 // PullRequestHoldService; it is re-executed once, with suspension disallowed, when data
 // arrives or its suspendTimeoutMillis passes (then PULL_NOT_FOUND). With
 // FLAG_COMMIT_OFFSET the first execution also stores commitOffset as the group's offset.
+// A SLAVE serves pulls exactly as Java 4.x's does, also without slaveReadEnable (which only
+// changes suggestWhichBrokerId): it never corrects offsets (PULL_OFFSET_MOVED becomes
+// PULL_RETRY_IMMEDIATELY) and never stores commitOffset.
 //
 // Thread-safety: ProcessRequest may run concurrently on any threads. Held requests keep
 // only a weak reference to the processor.

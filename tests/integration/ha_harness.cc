@@ -202,9 +202,7 @@ HaBrokerSet::HaBrokerSet(std::string namesrv_addr, HaBrokerSetOptions options)
   // A slave refuses topic changes (Java's validateSlave) and copies them from its master;
   // a short period keeps tests from waiting the default 60 s.
   slave_.SetExtra("slaveSynchronizeInterval", "500");
-  // Java's slave answers pulls with PULL_RETRY_IMMEDIATELY (go to the master) unless
-  // slaveReadEnable; the tests read the slave, so it is on.
-  slave_.SetExtra("slaveReadEnable", "true");
+  // No slaveReadEnable: a slave serves pulls in the default configuration, as Java's does.
   for (const auto& [k, v] : options_.slave_extra) slave_.SetExtra(k, v);
 }
 

@@ -4,6 +4,7 @@
 // a slave refuses sends, and the slave copies topics and consumer offsets from its master.
 // The failure cases (kill -9, link cuts, multi-master) are in the other ha_*_test.cc files.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <chrono>
 #include <fstream>
@@ -51,7 +52,6 @@ class HaReplicationTest : public ::testing::Test {
     o.flush_disk_type = "ASYNC_FLUSH";
     o.master_extra = std::move(master_extra);
     o.slave_extra = std::move(slave_extra);
-    o.slave_extra.emplace("slaveReadEnable", "true");
     return std::make_unique<HaBrokerSet>(namesrv_.addr(), o);
   }
 
@@ -115,6 +115,51 @@ TEST_F(HaReplicationTest, SyncMasterAcksAfterTheSlaveAndTheLogsAreIdentical) {
   ASSERT_TRUE(set->WaitForSlaveCaughtUp(20s));
   ExpectSameCommitLog(*set);
   ExpectSlaveServesSamePulls(*set, 301);
+}
+
+// Java 4.x serves pulls from a SLAVE in the default configuration (slaveReadEnable=false):
+// its status switch overrides the role switch's PULL_RETRY_IMMEDIATELY, and the answer only
+// suggests the master (suggestWhichBrokerId 0) for the next pull. That is how consumers keep
+// reading while the master is down.
+TEST_F(HaReplicationTest, SlaveServesPullsInTheDefaultConfigurationAlsoWithTheMasterDown) {
+  auto set = MakeSet("SYNC_MASTER");
+  ASSERT_TRUE(set->Start());
+  ASSERT_TRUE(set->CreateTopic(kTopic, kQueues));
+  ASSERT_TRUE(WaitUntil(
+      [&] { return client_.Send(set->master().addr(), kTopic, 0, "probe").code == rc::kSuccess; },
+      20s))
+      << set->slave().ReadLog();
+  SendN(set->master().addr(), 40, rc::kSuccess);
+  ASSERT_TRUE(set->WaitForSlaveCaughtUp(20s));
+  ASSERT_TRUE(client_.WaitForMaxQueueOffset(set->slave().addr(), kTopic, 1, 10, 15s));
+
+  protocol::PullMessageRequestHeader h;
+  h.consumer_group = kHaGroup;
+  h.topic = kTopic;
+  h.queue_id = 1;
+  h.queue_offset = 0;
+  h.max_msg_nums = 32;
+  h.sys_flag = 4;  // subscription in the header
+  h.subscription = "*";
+  h.expression_type = "TAG";
+  auto request = protocol::RemotingCommand::MakeRequest(req::kPullMessage);
+  protocol::EncodeCustomHeader(h, &request);
+  auto pulled = client_.Call(set->slave().addr(), std::move(request));
+  ASSERT_TRUE(pulled.ok()) << pulled.status().ToString();
+  EXPECT_EQ(pulled->code, rc::kSuccess) << pulled->remark.value_or("");
+  EXPECT_EQ(pulled->ext_fields.Get("suggestWhichBrokerId").value_or(""), "0");
+  ExpectSlaveServesSamePulls(*set, 41);
+
+  // The master dies: the slave still serves every message.
+  ASSERT_TRUE(set->master().process().Signal(SIGKILL));
+  set->master().process().Wait(10s);
+  size_t total = 0;
+  for (int32_t q = 0; q < kQueues; ++q) {
+    auto msgs = client_.PullAll(set->slave().addr(), kTopic, q);
+    ASSERT_TRUE(msgs.ok()) << msgs.status().ToString();
+    total += msgs->size();
+  }
+  EXPECT_EQ(total, 41u);
 }
 
 TEST_F(HaReplicationTest, AsyncMasterReplicatesWithoutWaiting) {

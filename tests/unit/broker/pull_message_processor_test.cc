@@ -420,15 +420,79 @@ TEST_F(NoSlaveReadPullTest, WithoutSlaveReadEnableTheMasterAlwaysSuggestsItself)
   EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "0");
 }
 
-class SlaveWithoutReadsPullTest : public PullMessageProcessorTest {
+class SlavePullTest : public PullMessageProcessorTest {
  protected:
-  SlaveWithoutReadsPullTest() : PullMessageProcessorTest(SlaveReadSettings(false, 40, "SLAVE")) {}
+  // The default configuration: slaveReadEnable=false.
+  SlavePullTest() : PullMessageProcessorTest(SlaveReadSettings(false, 40, "SLAVE")) {}
+
+  // A slave's CommitLog grows by replication only: append the record as HA would.
+  void Replicate(int32_t queue_id, int64_t queue_offset, const std::string& body) {
+    message::RecordFields f;
+    f.topic = "T";
+    f.queue_id = queue_id;
+    f.queue_offset = queue_offset;
+    f.body = body;
+    f.born_host = message::HostAddress::IPv4(127, 0, 0, 1, 1);
+    f.store_host = message::HostAddress::IPv4(127, 0, 0, 1, 2);
+    f.physical_offset = harness_.store->MaxPhyOffset();
+    f.store_timestamp = NowMillis();
+    auto record = message::EncodeRecordToString(f);
+    ASSERT_TRUE(record.ok());
+    ASSERT_TRUE(harness_.store->AppendRaw(f.physical_offset, *record).ok());
+  }
 };
 
-TEST_F(SlaveWithoutReadsPullTest, SlaveSendsTheConsumerBackToTheMaster) {
+TEST_F(SlavePullTest, SlaveServesReplicatedMessagesWithoutSlaveReadEnable) {
+  for (int i = 0; i < 3; ++i) Replicate(1, i, "r" + std::to_string(i));
+  harness_.WaitDispatched();
   auto r = Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription, "*", 0));
   ASSERT_TRUE(r);
+  // Java 4.x: the status switch overrides the role switch's PULL_RETRY_IMMEDIATELY.
+  ASSERT_EQ(r->code, rc::kSuccess) << r->remark.value_or("");
+  ExpectPullHeader(*r, 3, 0, 3);  // suggestWhichBrokerId 0: back to the master when it is up
+  auto msgs = Messages(*r);
+  ASSERT_EQ(msgs.size(), 3u);
+  EXPECT_EQ(msgs[0].body, "r0");
+  EXPECT_EQ(msgs[2].body, "r2");
+}
+
+TEST_F(SlavePullTest, EmptyQueueOnASlaveIsNotFound) {
+  auto r = Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription, "*", 0));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kPullNotFound);
+  EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "0");
+}
+
+TEST_F(SlavePullTest, SlaveDoesNotCorrectOffsetsButRetriesAtTheGroupsBroker) {
+  Replicate(1, 0, "r0");
+  harness_.WaitDispatched();
+  // Far past the end: OFFSET_OVERFLOW_BADLY, PULL_OFFSET_MOVED on a master.
+  auto r = Call(*processor_, PullRequest("T", 1, 50, kPullFlagSubscription, "*", 0));
+  ASSERT_TRUE(r);
   EXPECT_EQ(r->code, rc::kPullRetryImmediately);
+  EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "0");  // the group's brokerId
+}
+
+TEST_F(SlavePullTest, SlaveNeverStoresTheCommitOffset) {
+  Replicate(1, 0, "r0");
+  harness_.WaitDispatched();
+  protocol::RemotingCommand request =
+      PullRequest("T", 1, 0, kPullFlagSubscription | kPullFlagCommitOffset, "*", 0);
+  auto r = Call(*processor_, std::move(request));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kSuccess);
+  EXPECT_EQ(harness_.context.consumer_offset_manager->QueryOffset("CG", "T", 1), -1);
+}
+
+class SlaveReadEnabledPullTest : public PullMessageProcessorTest {
+ protected:
+  SlaveReadEnabledPullTest() : PullMessageProcessorTest(SlaveReadSettings(true, 40, "SLAVE")) {}
+};
+
+TEST_F(SlaveReadEnabledPullTest, EmptySlaveQueueSuggestsTheGroupsBroker) {
+  auto r = Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription, "*", 0));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kPullNotFound);
   EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "0");
 }
 
