@@ -16,9 +16,10 @@ declare -A allowed=(
   [ha]="base net store"
   [acl]="base protocol message"
   [metrics]="base net"
+  [coord]="base"
   [namesrv]="base remoting protocol"
   [client]="base remoting protocol message"
-  [broker]="base store ha remoting protocol message env"
+  [broker]="base store ha remoting protocol message env coord"
   # admin also reads message records and msgIds (queryMsgById/ByOffset, consumeMessage),
   # as Java's tools use common's MessageDecoder; protocol and client already expose message types.
   [admin]="base client protocol message"
@@ -41,7 +42,7 @@ done
 # The public API includes nothing internal, with one deliberate exception: apogee::Status is
 # base's Status (include/apogee/status.h re-exports base/status.h, which needs only the
 # standard library), so errors cross the API and the internals as one type.
-if grep -rnE '^#include "(base|env|message|store|protocol|net|remoting|ha|namesrv|broker|client|admin)/' include/ 2>/dev/null \
+if grep -rnE '^#include "(base|env|message|store|protocol|net|remoting|ha|coord|namesrv|broker|client|admin)/' include/ 2>/dev/null \
     | grep -vE '^include/apogee/status\.h:[0-9]+:#include "base/status\.h"'; then
   echo "check-deps: include/apogee must not include internal headers"; bad=1
 fi

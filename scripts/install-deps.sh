@@ -10,6 +10,7 @@ PACKAGES=(
   libboost-dev libboost-system-dev rapidjson-dev libfmt-dev libspdlog-dev libcli11-dev
   zlib1g-dev libssl-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
   nodejs npm python3
+  etcd-server  # the failover tests run a real etcd (docs/failover.md)
 )
 
 SUDO=""
