@@ -177,6 +177,28 @@ Status MessageStore::Recover() {
   return Status::OK();
 }
 
+Result<int64_t> MessageStore::TruncateTo(int64_t phy_offset) {
+  if (started_.load()) return Status::Aborted("TruncateTo after Start");
+  const int64_t end = commit_log_->MaxOffset();
+  if (phy_offset >= end) return int64_t{0};
+  if (phy_offset < commit_log_->MinOffset()) {
+    return Status::InvalidArgument(fmt::format(
+        "cannot truncate the CommitLog to {}: its oldest file starts at {}", phy_offset,
+        commit_log_->MinOffset()));
+  }
+  APOGEE_RETURN_IF_ERROR(commit_log_->files().TruncateDirtyFiles(phy_offset, /*zero_tail=*/true));
+  for (auto& cq : consume_queues_->All()) {
+    if (cq->max_phy_offset() > phy_offset) APOGEE_RETURN_IF_ERROR(cq->TruncateDirty(phy_offset));
+    commit_log_->SetQueueOffset(cq->topic(), cq->queue_id(), cq->MaxOffset());
+  }
+  APOGEE_RETURN_IF_ERROR(index_->TruncateFrom(phy_offset));
+  if (reput_->reput_from() > phy_offset) reput_->set_reput_from(phy_offset);
+  recovery_.commit_log_end = phy_offset;
+  GetLogger("store")->warn("CommitLog truncated from {} to {} ({} bytes cut)", end, phy_offset,
+                           end - phy_offset);
+  return end - phy_offset;
+}
+
 Status MessageStore::Start() {
   if (started_.exchange(true)) return Status::OK();
   // The abort marker goes down first: a crash from here on is an abnormal exit.

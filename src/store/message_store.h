@@ -141,6 +141,12 @@ class MessageStore : public ReplicationStore {
   int64_t DispatchBehindBytes() const;
   const RecoveryReport& recovery_report() const { return recovery_; }
   const StoreConfig& config() const { return config_; }
+  // Before Start: cuts the CommitLog back to `phy_offset` (a record boundary; the tail is
+  // zeroed, later files deleted) with every ConsumeQueue entry and index entry at or past
+  // it. A failover replica's data past the last offset it shares with a new master's epoch
+  // history (never acknowledged) goes this way. Returns the bytes cut (0 when the CommitLog
+  // already ends at or before `phy_offset`).
+  Result<int64_t> TruncateTo(int64_t phy_offset);
   // Deletes the ConsumeQueues of the given topics (the CommitLog keeps its bytes).
   Status DeleteTopic(std::string_view topic);
   // Runs one retention pass now (as the retention thread does every cleanResourceInterval).
