@@ -96,6 +96,19 @@ Status ProducerImpl::CheckRunning() const {
   return Status::OK();
 }
 
+void ProducerImpl::RefreshRouteAfterBrokerFailure(const Status& error, const std::string& topic) {
+  // A dead broker, or a master fenced by a failover (SERVICE_NOT_AVAILABLE): the NameServer
+  // may already name a new master of the set (Apogee's etcd failover registers it within one
+  // registration). Re-read the route now instead of at the next 30 s poll. Java 4.x clients
+  // only retry on another broker set meanwhile.
+  if (error.code() != StatusCode::kUnavailable && error.code() != StatusCode::kTimeout) return;
+  Status refreshed = instance_->UpdateTopicRouteInfoFromNameServer(topic);
+  if (!refreshed.ok()) {
+    GetLogger("client")->debug("route refresh of {} after a send failure: {}", topic,
+                               refreshed.ToString());
+  }
+}
+
 Result<std::string> ProducerImpl::BrokerAddress(const MessageQueue& mq) {
   std::optional<std::string> addr = instance_->FindBrokerAddressInPublish(mq.broker_name());
   if (!addr) {
@@ -158,6 +171,7 @@ Result<SendResult> ProducerImpl::SendDefault(const PreparedMessage& prepared) {
     }
     GetLogger("client")->warn("send to {} failed after {} ms, attempt {}/{}: {}", mq.ToString(),
                               elapsed, attempt + 1, times_total, last_error.ToString());
+    RefreshRouteAfterBrokerFailure(last_error, prepared.topic);
   }
   if (not_stored) return *not_stored;
   int64_t cost = SteadyMillis() - begin;
@@ -317,6 +331,7 @@ void ProducerImpl::AsyncAttempt(std::shared_ptr<AsyncSend> state) {
     state->last_broker = mq.broker_name();
     if (state->attempts_left > 0 && IsRetriableSendError(error) && self->running_) {
       --state->attempts_left;
+      self->RefreshRouteAfterBrokerFailure(error, mq.topic());
       GetLogger("client")->warn("async send to {} failed, retrying on another broker: {}",
                                 mq.ToString(), error.ToString());
       self->AsyncAttempt(state);

@@ -64,6 +64,8 @@ class ProducerImpl final : public ProducerInner, public std::enable_shared_from_
   // One attempt at `mq` (Java's sendKernelImpl), sync.
   Result<SendResult> SendKernel(const PreparedMessage& prepared, const MessageQueue& mq,
                                 std::chrono::milliseconds timeout);
+  // After a send failed on a dead or fenced broker: re-reads the topic's route now.
+  void RefreshRouteAfterBrokerFailure(const Status& error, const std::string& topic);
   Result<std::string> BrokerAddress(const MessageQueue& mq);
   void AsyncAttempt(std::shared_ptr<AsyncSend> state);
   Status EndTransaction(const SendResult& result, LocalTransactionState state,

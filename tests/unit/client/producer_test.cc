@@ -116,6 +116,28 @@ TEST_F(ProducerTest, DeadBrokerIsRetriedElsewhere) {
   }
 }
 
+// A failover moved the set's master (Apogee's etcd failover registers the new one within a
+// registration): the fenced old master answers SERVICE_NOT_AVAILABLE, and the retry goes to
+// the new master within the same Send instead of after the next 30 s route poll.
+TEST_F(ProducerTest, FencedMasterMakesTheProducerReadTheNewRouteAtOnce) {
+  auto before = std::make_shared<std::map<std::string, protocol::TopicRouteData>>();
+  (*before)["F"] = client::test::MakeRoute({{"broker-f", broker_a_.addr()}}, 2);
+  client::test::ServeRoutes(ns_, before);
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  ASSERT_TRUE(producer.Send(Message("F", "x")).ok());
+  broker_a_.On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+    return RemotingCommand::MakeResponse(r, rs::kServiceNotAvailable, "fenced");
+  });
+  auto after = std::make_shared<std::map<std::string, protocol::TopicRouteData>>();
+  (*after)["F"] = client::test::MakeRoute({{"broker-f", broker_b_.addr()}}, 2);
+  client::test::ServeRoutes(ns_, after);
+  auto result = producer.Send(Message("F", "y"));
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->message_queue.broker_name(), "broker-f");
+  EXPECT_EQ(Sends(broker_b_), 1u);
+}
+
 TEST_F(ProducerTest, NonRetriableErrorIsReturnedAtOnce) {
   for (FakeServer* broker : {&broker_a_, &broker_b_}) {
     broker->On(rc::kSendMessageV2, [](const RemotingCommand& r) {
