@@ -10,8 +10,15 @@
 // naming the key and the value. SIGTERM or SIGINT stops cleanly: stop accepting, drain,
 // persist offsets and config, flush the store, unregister from the NameServers.
 #include <signal.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <future>
+#include <thread>
 #include <map>
 #include <memory>
 #include <string>
@@ -136,6 +143,7 @@ int main(int argc, char** argv) {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGUSR1);  // failover: restart in a new role (see below)
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
@@ -160,24 +168,60 @@ int main(int argc, char** argv) {
   }
 
   apogee::broker::BrokerController controller(&config);
+  // Failover (etcdEndpoints) changes a broker's role by a clean shutdown and an exec of this
+  // same program with the same arguments; etcd decides the new role at start. The
+  // coordinator asks for it with SIGUSR1 to this process; an outside SIGUSR1 is ignored.
+  std::atomic<bool> restart_requested{false};
+  controller.SetRestartHandler([&restart_requested](const std::string&) {
+    restart_requested.store(true);
+    kill(getpid(), SIGUSR1);
+  });
+  // One thread takes the signals, also while Initialize waits for etcd.
+  std::promise<int> signalled;
+  std::future<int> signal_future = signalled.get_future();
+  std::thread([&] {
+    for (;;) {
+      int sig = 0;
+      if (sigwait(&stop_signals, &sig) != 0) continue;
+      if (sig == SIGUSR1 && !restart_requested.load()) continue;
+      controller.RequestStop();
+      signalled.set_value(sig);
+      return;
+    }
+  }).detach();
+
   Status s = controller.Initialize();
   if (s.ok()) s = controller.Start();
   if (!s.ok()) {
-    log->error("the broker failed to start: {}", s.ToString());
+    const bool stopped = signal_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    if (stopped) {
+      log->info("stopped while starting: {}", s.ToString());
+    } else {
+      log->error("the broker failed to start: {}", s.ToString());
+    }
     controller.Shutdown();
     if (namesrv) namesrv->Shutdown();
-    return 1;
+    return stopped ? 0 : 1;
   }
   std::string tip = fmt::format("The broker[{}, {}] boot success. serializeType=JSON",
                                 settings->broker_name, settings->BrokerAddr());
   if (!settings->namesrv_addr.empty()) tip += " and name server is " + settings->namesrv_addr;
   log->info("{}", tip);
 
-  int sig = 0;
-  sigwait(&stop_signals, &sig);
-  log->info("received {}; shutting down", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  const int sig = signal_future.get();
+  if (sig == SIGUSR1) {
+    log->warn("failover: restarting in place to take the role etcd gives this broker");
+  } else {
+    log->info("received {}; shutting down", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  }
   controller.Shutdown();
   if (namesrv) namesrv->Shutdown();
+  if (sig == SIGUSR1) {
+    spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& l) { l->flush(); });
+    execv("/proc/self/exe", argv);
+    log->error("failover: exec of /proc/self/exe failed: {}", std::strerror(errno));
+    return 1;
+  }
   log->info("The broker[{}, {}] shutdown OK", settings->broker_name, settings->BrokerAddr());
   return 0;
 }

@@ -279,6 +279,18 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
            "(producers retry) instead of a soft FLUSH_*_TIMEOUT / SLAVE_NOT_AVAILABLE result")
       .Add("flushDelayOffsetInterval", &s->flush_delay_offset_interval,
            "ms between delayOffset.json writes", false, 100, INT64_MAX)
+      .Add("etcdEndpoints", &s->etcd_endpoints,
+           "Apogee: etcd endpoints (http://host:port, comma separated) that elect this broker "
+           "set's master (docs/failover.md); empty = brokerRole decides, as in RocketMQ 4")
+      .Add("etcdLeaseTtlSeconds", &s->etcd_lease_ttl_seconds,
+           "Apogee: TTL of the master's etcd lease; a master that cannot renew stops "
+           "acknowledging sends before it expires",
+           false, 2, 60)
+      .Add("etcdRenewIntervalMs", &s->etcd_renew_interval_ms,
+           "Apogee: ms between renewals of the master's etcd lease", false, 100, 30000)
+      .Add("haMaxGapNotInSync", &s->ha_max_gap_not_in_sync,
+           "failover: bytes a replica may lag and stay in the in-sync replica set", false, 0,
+           INT64_MAX)
       .Add("timerWheelEnable", &s->timer_wheel_enable,
            "accept timer messages (TIMER_DELIVER_MS, TIMER_DELAY_SEC/MS, __STARTDELIVERTIME)")
       .Add("timerMaxDelaySec", &s->timer_max_delay_sec,
@@ -333,6 +345,13 @@ Status BrokerConfig::Validate(const BrokerSettings& s) {
       return Status::InvalidArgument(fmt::format(
           "invalid value '{}' for namesrvAddr: '{}' is not host:port", s.namesrv_addr, addr));
     }
+  }
+  if (!s.etcd_endpoints.empty() &&
+      int64_t{s.etcd_renew_interval_ms} * 2 > int64_t{s.etcd_lease_ttl_seconds} * 1000) {
+    return Status::InvalidArgument(fmt::format(
+        "etcdRenewIntervalMs ({}) must be at most half of etcdLeaseTtlSeconds ({} s): the "
+        "master must renew its lease well before it can expire",
+        s.etcd_renew_interval_ms, s.etcd_lease_ttl_seconds));
   }
   Status st = s.store.Validate();
   if (!st.ok()) return st;

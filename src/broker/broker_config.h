@@ -114,6 +114,11 @@ struct BrokerSettings {
   // instead of Java's "sent" FLUSH_DISK_TIMEOUT / FLUSH_SLAVE_TIMEOUT / SLAVE_NOT_AVAILABLE.
   bool strict_ack_enable = false;
   int64_t flush_delay_offset_interval = 10000;
+  // ---- Apogee failover coordinated by etcd (docs/failover.md); off when empty ----
+  std::string etcd_endpoints;            // "http://127.0.0.1:2379[,http://...]"
+  int32_t etcd_lease_ttl_seconds = 3;    // the master record's lease
+  int32_t etcd_renew_interval_ms = 1000;  // keep-alive period of that lease
+  int64_t ha_max_gap_not_in_sync = 256 * 1024;  // RocketMQ 5: bytes behind still "in sync"
   // Timer messages (5.x TIMER_* properties, __STARTDELIVERTIME): accepted at all, and how far
   // ahead (beyond it: MESSAGE_ILLEGAL, Java's WHEEL_TIMER_MSG_ILLEGAL).
   bool timer_wheel_enable = true;

@@ -96,6 +96,13 @@ struct BrokerContext {
     if (register_broker_all_now) register_broker_all_now();
   }
 
+  // Failover fencing (etcdEndpoints; docs/failover.md): when set, a send is acknowledged
+  // only while it returns true; a stored send is otherwise answered SERVICE_NOT_AVAILABLE,
+  // which producers retry, so two masters never acknowledge in one epoch. Set by the
+  // controller; empty without etcd.
+  std::function<bool()> may_acknowledge;
+  bool MayAcknowledge() const { return !may_acknowledge || may_acknowledge(); }
+
   // Lifecycle of the other families' components. Start hooks run after the managers
   // are loaded and the store is started, before the servers accept connections, in
   // the order added; a failing hook stops start-up with its Status. Shutdown hooks run

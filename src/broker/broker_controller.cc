@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "broker/broker_config.h"
 #include "broker/broker_outer_api.h"
 #include "broker/client_processors.h"
+#include "broker/failover_coordinator.h"
 #include "broker/permission.h"
 #include "broker/schedule_processors.h"
 #include "broker/send_pull_processors.h"
@@ -193,6 +195,10 @@ class BrokerController::Impl {
   std::unique_ptr<remoting::RemotingClient> sync_client_;
   std::unique_ptr<SlaveSynchronize> slave_sync_;
   std::unique_ptr<SlaveSyncService> slave_sync_service_;
+  // Failover coordinated by etcd (etcdEndpoints); null without it.
+  std::unique_ptr<FailoverCoordinator> failover_;
+  std::function<void(const std::string&)> restart_handler_;
+  std::atomic<bool> stopping_{false};
   BrokerContext context_;
 
   protocol::DataVersion persisted_topics_version_;  // persist thread only (after Start)
@@ -211,11 +217,26 @@ class BrokerController::Impl {
 Status BrokerController::Impl::Initialize() {
   std::shared_ptr<const BrokerSettings> s = config_->Get();
   APOGEE_RETURN_IF_ERROR(BrokerConfig::Validate(*s));
+  if (!s->etcd_endpoints.empty()) {
+    // etcd decides this broker's role; broker.conf's is only the starting point.
+    APOGEE_ASSIGN_OR_RETURN(failover_, FailoverCoordinator::Create(*s, env_));
+    APOGEE_ASSIGN_OR_RETURN(StartupPlan plan, failover_->PlanStartup(stopping_));
+    Log()->info("failover: starting as {} (brokerId {}): {}", plan.broker_role, plan.broker_id,
+                plan.reason);
+    APOGEE_RETURN_IF_ERROR(config_->ApplyProperties(
+        {{"brokerRole", plan.broker_role},
+         {"brokerId", std::to_string(plan.broker_id)},
+         {"haMasterAddress", plan.ha_master_address}}));
+    s = config_->Get();
+    APOGEE_RETURN_IF_ERROR(BrokerConfig::Validate(*s));
+    context_.may_acknowledge = [f = failover_.get()] { return f->CanAcknowledge(); };
+  }
 
   Result<std::unique_ptr<store::MessageStore>> store =
       store::MessageStore::Open(s->store, env_, clock_);
   if (!store.ok()) return store.status().Prefixed("open message store");
   store_ = std::move(store).value();
+  if (failover_) APOGEE_RETURN_IF_ERROR(failover_->AfterStoreOpened(store_.get()));
   const store::RecoveryReport& recovery = store_->recovery_report();
   Log()->info("message store opened at {} ({} exit, CommitLog recovered to {} in {} ms)",
               s->store.RootDir(), recovery.last_exit_ok ? "clean" : "abnormal",
@@ -320,12 +341,24 @@ Status BrokerController::Impl::Start() {
   if (!s.ok()) Log()->warn("first registration with the name servers failed: {}", s.ToString());
   register_service_->Start();
   persist_service_->Start();
+  if (failover_) {
+    failover_->Start(store_.get(), [this](const std::string& why) {
+      if (restart_handler_) {
+        restart_handler_(why);
+      } else {
+        Log()->error("failover needs a restart ({}), but no restart handler is set", why);
+      }
+    }, [this] { context_.RequestRegisterBrokerAll(); });
+  }
   return Status::OK();
 }
 
 Status BrokerController::Impl::RegisterBrokerAll() {
   std::lock_guard<std::mutex> serial(register_mu_);
   std::shared_ptr<const BrokerSettings> s = config_->Get();
+  // A fenced master (its etcd lease unconfirmed) does not claim brokerId 0: a newer master
+  // may hold it. It registers as soon as the lease is renewed.
+  if (failover_ && !s->IsSlave() && !failover_->CanAcknowledge()) return Status::OK();
   RegisterBrokerRequest request;
   request.cluster_name = s->broker_cluster_name;
   request.broker_addr = s->BrokerAddr();
@@ -410,8 +443,10 @@ Status BrokerController::Impl::StartHa() {
 }
 
 void BrokerController::Impl::ShutdownHa() {
-  if (slave_sync_service_) slave_sync_service_->Shutdown();
+  // The client first: a metadata copy waiting on a master that stopped answering (e.g. a
+  // SIGSTOP'ed one during a failover) fails at once instead of after each call's timeout.
   if (sync_client_) sync_client_->Shutdown();
+  if (slave_sync_service_) slave_sync_service_->Shutdown();
   if (ha_client_) ha_client_->Stop();
   if (ha_service_) ha_service_->Shutdown();
 }
@@ -430,6 +465,9 @@ void BrokerController::Impl::OnMasterAddresses(const std::optional<std::string>&
 void BrokerController::Impl::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
+  stopping_.store(true);
+  // First: a master stops acknowledging and hands its lease over.
+  if (failover_) failover_->Shutdown();
   // The config outlives this controller; its listener must not call into a dead one.
   if (initialized_) config_->SetUpdateListener(nullptr);
   if (register_service_) register_service_->Shutdown();
@@ -481,6 +519,14 @@ uint16_t BrokerController::fast_port() const {
 }
 
 BrokerContext& BrokerController::context() { return impl_->context_; }
+
+void BrokerController::SetRestartHandler(std::function<void(const std::string&)> handler) {
+  impl_->restart_handler_ = std::move(handler);
+}
+
+void BrokerController::RequestStop() { impl_->stopping_.store(true); }
+
+FailoverCoordinator* BrokerController::failover() { return impl_->failover_.get(); }
 
 Status BrokerController::RegisterBrokerAll() {
   if (!impl_->started_) return Status::Aborted("the broker is not started");

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,7 @@ class Env;
 namespace apogee::broker {
 
 class BrokerConfig;
+class FailoverCoordinator;
 
 class BrokerController {
  public:
@@ -52,6 +54,14 @@ class BrokerController {
   uint16_t fast_port() const;
 
   BrokerContext& context();
+
+  // Failover (etcdEndpoints): called from the coordinator's thread when this broker must
+  // restart in a new role; mqbroker shuts down and execs itself. Set before Start.
+  void SetRestartHandler(std::function<void(const std::string& reason)> handler);
+  // Makes an Initialize that waits for etcd give up (from a signal thread).
+  void RequestStop();
+  // Null without etcdEndpoints.
+  FailoverCoordinator* failover();
 
   // Registers with every NameServer now and waits for the answers; OK when at least one
   // NameServer accepted (or none is configured). Errors list every NameServer's failure.

@@ -37,6 +37,14 @@ using protocol::RemotingCommand;
 
 namespace {
 
+// A master that cannot prove its etcd lease alive answers a retriable code, stored or not:
+// a newer master may already be acknowledging in the next epoch.
+ResponseCodeAndRemark FencedAnswer() {
+  return {rc::kServiceNotAvailable,
+          "service not available now: this master is fenced (its etcd lease could not be "
+          "renewed in time; a new master may be elected); retry"};
+}
+
 // Extra response extFields Java's preSend always adds.
 constexpr std::string_view kMsgRegion = "MSG_REGION";
 constexpr std::string_view kTraceOn = "TRACE_ON";
@@ -143,6 +151,12 @@ void SendMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Res
     Refuse(&response, rc::kSystemError,
            fmt::format("malformed send request header (code {}): {}", request.code,
                        header.status().message()));
+    responder.Send(std::move(response));
+    return;
+  }
+  if (!context_->MayAcknowledge()) {
+    ResponseCodeAndRemark fenced = FencedAnswer();
+    Refuse(&response, fenced.code, std::move(fenced.remark));
     responder.Send(std::move(response));
     return;
   }
@@ -346,12 +360,15 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
   context_->store->PutMessage(
       fields, WaitStoreMsgOk(props),
       [store, store_host = store_host_, queue_id = target.queue_id, uniq_key = std::move(uniq_key),
-       max_size, strict_ack = settings.strict_ack_enable, response = std::move(response),
+       max_size, strict_ack = settings.strict_ack_enable, fence = context_->may_acknowledge,
+       response = std::move(response),
        responder = std::move(responder)](const store::PutResult& result) mutable {
         ResponseCodeAndRemark mapped =
             MapPutStatus(result.status, store->unwritable_reason(), max_size, strict_ack);
+        const bool fenced = fence && !fence();
+        if (fenced) mapped = FencedAnswer();
         response.code = mapped.code;
-        if (store::PutStatusStored(result.status)) {
+        if (!fenced && store::PutStatusStored(result.status)) {
           FillStoredHeader(message::CreateOffsetMsgId(store_host, result.wrote_offset.value()),
                            queue_id, result.queue_offset.value(), std::move(uniq_key), &response);
         }
@@ -455,13 +472,16 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
   store->PutMessages(
       std::move(batch), WaitStoreMsgOk(batch_props),
       [store, store_host = store_host_, queue_id = target.queue_id, max_size,
-       strict_ack = settings.strict_ack_enable, record_sizes = std::move(record_sizes),
-       transaction_id = std::move(transaction_id), response = std::move(response),
+       strict_ack = settings.strict_ack_enable, fence = context_->may_acknowledge,
+       record_sizes = std::move(record_sizes), transaction_id = std::move(transaction_id),
+       response = std::move(response),
        responder = std::move(responder)](const store::PutResult& result) mutable {
         ResponseCodeAndRemark mapped =
             MapPutStatus(result.status, store->unwritable_reason(), max_size, strict_ack);
+        const bool fenced = fence && !fence();
+        if (fenced) mapped = FencedAnswer();
         response.code = mapped.code;
-        if (store::PutStatusStored(result.status)) {
+        if (!fenced && store::PutStatusStored(result.status)) {
           std::vector<std::string> msg_ids;
           msg_ids.reserve(record_sizes.size());
           int64_t offset = result.wrote_offset.value();
