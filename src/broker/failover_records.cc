@@ -84,7 +84,7 @@ std::string EncodeMasterRecord(const MasterRecord& r) {
 }
 
 Result<MasterRecord> DecodeMasterRecord(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "master record", &doc));
   MasterRecord r;
   APOGEE_RETURN_IF_ERROR(json::ReadString(doc, "addr", "addr", &r.addr, true));
@@ -103,7 +103,7 @@ std::string EncodeEpochRecord(const EpochRecord& r) {
 }
 
 Result<EpochRecord> DecodeEpochRecord(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "epoch record", &doc));
   EpochRecord r;
   APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "epoch", "epoch", &r.epoch, true));
@@ -123,7 +123,7 @@ std::string EncodeSyncStateSet(const SyncStateSet& r) {
 }
 
 Result<SyncStateSet> DecodeSyncStateSet(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "syncStateSet", &doc));
   SyncStateSet r;
   APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "epoch", "epoch", &r.epoch, true));
@@ -148,7 +148,7 @@ std::string EncodeReplicaRecord(const ReplicaRecord& r) {
 }
 
 Result<ReplicaRecord> DecodeReplicaRecord(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "replica record", &doc));
   ReplicaRecord r;
   APOGEE_RETURN_IF_ERROR(json::ReadString(doc, "addr", "addr", &r.addr, true));
@@ -168,7 +168,7 @@ std::string EncodeLocalState(const LocalFailoverState& s) {
 }
 
 Result<LocalFailoverState> DecodeLocalState(std::string_view text) {
-  rapidjson::Document doc;
+  json::Document doc;
   APOGEE_RETURN_IF_ERROR(json::ParseObject(text, "failover.json", &doc));
   LocalFailoverState s;
   APOGEE_RETURN_IF_ERROR(ReadHistory(doc, "failover.json", &s.history));

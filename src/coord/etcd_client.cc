@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -15,6 +12,7 @@
 #include <utility>
 
 #include "base/string_util.h"
+#include "protocol/json_util.h"
 
 namespace apogee::coord {
 namespace {
@@ -22,7 +20,10 @@ namespace {
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = boost::asio::ip::tcp;
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+// RapidJSON through json_util.h's types (its stack allocator avoids RapidJSON's UB).
+using Document = protocol::json::Document;
+using StringBuffer = protocol::json::StringBuffer;
+using Writer = protocol::json::WriterTo<StringBuffer>;
 
 void KeyField(Writer& w, const char* name, std::string_view raw) {
   w.Key(name);
@@ -78,8 +79,8 @@ Result<std::vector<KeyValue>> DecodeKvs(const rapidjson::Value& obj) {
   return out;
 }
 
-Result<rapidjson::Document> Parse(std::string_view json) {
-  rapidjson::Document doc;
+Result<Document> Parse(std::string_view json) {
+  Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) {
     return Status::Corruption(fmt::format("etcd: answer is not a JSON object: {:.200}", json));
@@ -202,7 +203,7 @@ std::string PrefixEnd(std::string_view prefix) {
 }
 
 std::string EncodeRange(std::string_view key, std::string_view range_end) {
-  rapidjson::StringBuffer buf;
+  StringBuffer buf;
   Writer w(buf);
   w.StartObject();
   KeyField(w, "key", key);
@@ -213,7 +214,7 @@ std::string EncodeRange(std::string_view key, std::string_view range_end) {
 
 std::string EncodeTxn(const std::vector<Compare>& compares, const std::vector<TxnOp>& success,
                       const std::vector<TxnOp>& failure) {
-  rapidjson::StringBuffer buf;
+  StringBuffer buf;
   Writer w(buf);
   w.StartObject();
   w.Key("compare");
@@ -241,7 +242,7 @@ std::string EncodeTxn(const std::vector<Compare>& compares, const std::vector<Tx
 }
 
 Result<RangeResult> DecodeRangeResponse(std::string_view json) {
-  APOGEE_ASSIGN_OR_RETURN(rapidjson::Document doc, Parse(json));
+  APOGEE_ASSIGN_OR_RETURN(Document doc, Parse(json));
   RangeResult r;
   auto header = doc.FindMember("header");
   if (header != doc.MemberEnd()) r.revision = Int64Of(header->value, "revision");
@@ -250,7 +251,7 @@ Result<RangeResult> DecodeRangeResponse(std::string_view json) {
 }
 
 Result<TxnResult> DecodeTxnResponse(std::string_view json) {
-  APOGEE_ASSIGN_OR_RETURN(rapidjson::Document doc, Parse(json));
+  APOGEE_ASSIGN_OR_RETURN(Document doc, Parse(json));
   TxnResult r;
   auto succeeded = doc.FindMember("succeeded");
   r.succeeded = succeeded != doc.MemberEnd() && succeeded->value.IsBool() &&
@@ -275,11 +276,11 @@ Result<TxnResult> DecodeTxnResponse(std::string_view json) {
 
 Status DecodeError(int http_status, std::string_view json) {
   if (http_status >= 200 && http_status < 300) {
-    rapidjson::Document doc;
+    Document doc;
     doc.Parse(json.data(), json.size());
     if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("error")) return Status::OK();
   }
-  rapidjson::Document doc;
+  Document doc;
   doc.Parse(json.data(), json.size());
   std::string message(json.substr(0, 200));
   int64_t code = 0;
@@ -402,7 +403,7 @@ Result<std::string> EtcdClient::Call(const std::string& path, const std::string&
 Result<int64_t> EtcdClient::LeaseGrant(int64_t ttl_seconds) {
   APOGEE_ASSIGN_OR_RETURN(std::string body,
                           Call("/v3/lease/grant", fmt::format(R"({{"TTL":"{}"}})", ttl_seconds)));
-  APOGEE_ASSIGN_OR_RETURN(rapidjson::Document doc, Parse(body));
+  APOGEE_ASSIGN_OR_RETURN(Document doc, Parse(body));
   const int64_t id = Int64Of(doc, "ID");
   if (id == 0) return Status::Corruption(fmt::format("etcd: lease grant without ID: {:.200}", body));
   return id;
@@ -412,7 +413,7 @@ Result<int64_t> EtcdClient::LeaseKeepAlive(int64_t lease_id) {
   APOGEE_ASSIGN_OR_RETURN(std::string body,
                           Call("/v3/lease/keepalive", fmt::format(R"({{"ID":"{}"}})", lease_id)));
   // A streaming method: the gateway wraps each message as {"result": {...}}.
-  APOGEE_ASSIGN_OR_RETURN(rapidjson::Document doc, Parse(body));
+  APOGEE_ASSIGN_OR_RETURN(Document doc, Parse(body));
   auto result = doc.FindMember("result");
   if (result == doc.MemberEnd()) return Int64Of(doc, "TTL");
   return Int64Of(result->value, "TTL");
@@ -437,7 +438,7 @@ Result<RangeResult> EtcdClient::GetPrefix(std::string_view prefix) {
 }
 
 Status EtcdClient::Put(std::string_view key, std::string_view value, int64_t lease) {
-  rapidjson::StringBuffer buf;
+  StringBuffer buf;
   Writer w(buf);
   w.StartObject();
   KeyField(w, "key", key);
