@@ -206,6 +206,14 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
            kReload)
       .Add("shortPollingTimeMills", &s->short_polling_time_mills,
            "hold time of an empty pull when long polling is off", kReload, 0, INT64_MAX)
+      .Add("pullHoldMaxRequests", &s->pull_hold_max_requests,
+           "Apogee: most pulls held for long polling at once; more are answered SYSTEM_BUSY "
+           "(0 = unlimited)",
+           false, 0, INT64_MAX)
+      .Add("pullHoldMaxBytes", &s->pull_hold_max_bytes,
+           "Apogee: estimated bytes of held pulls before more are answered SYSTEM_BUSY "
+           "(0 = unlimited)",
+           false, 0, INT64_MAX)
       .Add("notifyConsumerIdsChangedEnable", &s->notify_consumer_ids_changed_enable,
            "tell a group's consumers when its membership changes", kReload)
       .Add("transferMsgByHeap", &s->transfer_msg_by_heap,
@@ -251,6 +259,7 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
            1024)
       .Add("serverChannelMaxIdleTimeSeconds", &s->server_channel_max_idle_time_seconds,
            "close connections idle this long (0 = never)", false, 0, INT32_MAX);
+  remoting::AddServerLimitKeys(&t, &s->server_limits);
   t.Add("namesrvListenPort", &s->namesrv_listen_port,
         "Apogee: port of the NameServer started by mqbroker --with-namesrv", false, 1, 65535);
   // MessageStoreConfig keys outside the store module.

@@ -25,6 +25,7 @@
 #include "base/config_table.h"
 #include "base/status.h"
 #include "protocol/topic_config.h"
+#include "remoting/server_limits_config.h"
 #include "store/store_config.h"
 
 namespace apogee::broker {
@@ -69,6 +70,9 @@ struct BrokerSettings {
   bool reject_transaction_message = false;
   bool long_polling_enable = true;
   int64_t short_polling_time_mills = 1000;
+  // Apogee: caps on held (long-polling) pulls; past them a pull is answered SYSTEM_BUSY.
+  int64_t pull_hold_max_requests = 100000;
+  int64_t pull_hold_max_bytes = 256ll * 1024 * 1024;
   bool notify_consumer_ids_changed_enable = true;
   bool transfer_msg_by_heap = true;
   bool slave_read_enable = false;
@@ -95,6 +99,8 @@ struct BrokerSettings {
   int32_t server_worker_threads = 8;
   int32_t server_selector_threads = 3;
   int32_t server_channel_max_idle_time_seconds = 120;
+  // writeBufferHighWaterMark & co. (docs/security.md, "Resource limits").
+  remoting::ServerLimitSettings server_limits;
 
   // ---- Apogee: the NameServer `mqbroker --with-namesrv` embeds ----
   int32_t namesrv_listen_port = 9876;

@@ -280,6 +280,7 @@ Status BrokerController::Impl::Initialize() {
   options.listen_port = static_cast<uint16_t>(s->listen_port);
   options.io_threads = static_cast<size_t>(s->server_selector_threads);
   options.channel_max_idle = std::chrono::seconds(s->server_channel_max_idle_time_seconds);
+  remoting::ApplyServerLimits(s->server_limits, &options);
   server_ = std::make_unique<remoting::RemotingServer>(options);
   options.listen_port = static_cast<uint16_t>(s->listen_port - 2);
   fast_server_ = std::make_unique<remoting::RemotingServer>(options);

@@ -61,7 +61,17 @@ void PullMessageProcessor::Hold(std::shared_ptr<const RemotingCommand> request,
       self->Process(request, responder, /*allow_suspend=*/false, deadline_ms);
     }
   };
-  hold_->SuspendPullRequest(std::move(held));
+  held.bytes = request->body.size();
+  for (const auto& [key, value] : request->ext_fields) held.bytes += key.size() + value.size();
+  Status parked = hold_->SuspendPullRequest(std::move(held));
+  if (!parked.ok()) {
+    // Too much held already: a retriable flow-control answer (clients pull again after
+    // their back-off) instead of holding without bound.
+    responder.Send(RemotingCommand::MakeResponse(
+        *request, rc::kSystemBusy,
+        fmt::format("[PULL_HOLD_LIMIT]system busy, start flow control for a while: {}",
+                    parked.message())));
+  }
 }
 
 void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> request,

@@ -4,6 +4,8 @@
 #include <limits>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "base/logging.h"
 
 namespace apogee::broker {
@@ -26,15 +28,41 @@ std::string PullRequestHoldService::Key(std::string_view topic, int32_t queue_id
   return key;
 }
 
-void PullRequestHoldService::SuspendPullRequest(HeldPullRequest request) {
+size_t PullRequestHoldService::Cost(const HeldPullRequest& request) {
+  // The entry, its strings and the closures' shared state, roughly.
+  constexpr size_t kEntryOverhead = 512;
+  return kEntryOverhead + request.topic.size() + request.bytes;
+}
+
+void PullRequestHoldService::Forget(const std::vector<HeldPullRequest>& gone) {
+  for (const HeldPullRequest& r : gone) {
+    --held_count_;
+    held_bytes_ -= Cost(r);
+  }
+}
+
+Status PullRequestHoldService::SuspendPullRequest(HeldPullRequest request) {
   request.suspend_steady_ms = clock_->SteadyMillis();
   std::string key = Key(request.topic, request.queue_id);
+  const size_t cost = Cost(request);
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (options_.max_held_requests != 0 && held_count_ >= options_.max_held_requests) {
+      return Status::Busy(fmt::format("{} pull requests are held, the limit (pullHoldMaxRequests)",
+                                      held_count_));
+    }
+    if (options_.max_held_bytes != 0 && held_bytes_ + cost > options_.max_held_bytes) {
+      return Status::Busy(fmt::format(
+          "held pull requests take {} bytes, the limit is {} (pullHoldMaxBytes)", held_bytes_,
+          options_.max_held_bytes));
+    }
+    ++held_count_;
+    held_bytes_ += cost;
     table_[std::move(key)].push_back(std::move(request));
   }
   // The new deadline may be earlier than the one the service thread sleeps towards.
   Wakeup();
+  return Status::OK();
 }
 
 void PullRequestHoldService::NotifyMessageArriving(std::string_view topic, int32_t queue_id,
@@ -47,13 +75,18 @@ void PullRequestHoldService::NotifyMessageArriving(std::string_view topic, int32
     if (it == table_.end()) return;
     std::vector<HeldPullRequest> keep;
     for (HeldPullRequest& r : it->second) {
-      if (r.channel && !r.channel->IsActive()) continue;  // nobody to answer
+      if (r.channel && !r.channel->IsActive()) {  // nobody to answer
+        --held_count_;
+        held_bytes_ -= Cost(r);
+        continue;
+      }
       if (next_queue_offset > r.pull_from_offset || now >= r.suspend_steady_ms + r.timeout_ms) {
         ready.push_back(std::move(r));
       } else {
         keep.push_back(std::move(r));
       }
     }
+    Forget(ready);
     if (keep.empty()) {
       table_.erase(it);
     } else {
@@ -78,9 +111,12 @@ void PullRequestHoldService::CheckHoldRequests() {
 
 size_t PullRequestHoldService::HeldCount() const {
   std::lock_guard<std::mutex> lock(mu_);
-  size_t n = 0;
-  for (const auto& [key, requests] : table_) n += requests.size();
-  return n;
+  return held_count_;
+}
+
+uint64_t PullRequestHoldService::HeldBytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return held_bytes_;
 }
 
 int64_t PullRequestHoldService::NextWaitMillis() const {

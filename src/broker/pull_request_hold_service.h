@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/status.h"
 #include "base/service_thread.h"
 #include "remoting/channel.h"
 #include "remoting/executor.h"
@@ -47,6 +48,9 @@ struct HeldPullRequest {
   remoting::ChannelPtr channel;
   // Runs the pull again with suspension disallowed; it sends the response.
   std::function<void()> wakeup;
+  // What holding it costs (the request's header and body; the service adds its own
+  // per-entry overhead), for max_held_bytes.
+  size_t bytes = 0;
 };
 
 struct PullRequestHoldOptions {
@@ -54,6 +58,9 @@ struct PullRequestHoldOptions {
   // The check period: 5 s with long polling (Java's fixed value), else this.
   int64_t short_polling_time_ms = 1000;
   int64_t long_polling_check_ms = 5000;
+  // Caps on what is held at once; 0 = unlimited (pullHoldMaxRequests, pullHoldMaxBytes).
+  size_t max_held_requests = 100000;
+  uint64_t max_held_bytes = 256ull * 1024 * 1024;
 };
 
 class PullRequestHoldService : public ServiceThread {
@@ -67,7 +74,9 @@ class PullRequestHoldService : public ServiceThread {
                          PullRequestHoldOptions options = {});
   ~PullRequestHoldService() override;
 
-  void SuspendPullRequest(HeldPullRequest request);
+  // Parks `request`, or refuses (Busy, naming the limit; the request is not kept) when the
+  // caps are reached.
+  Status SuspendPullRequest(HeldPullRequest request);
 
   // New messages of (topic, queue) were dispatched; `next_queue_offset` is the queue's
   // max offset now. Wakes the requests that wait for an offset below it, and those whose
@@ -78,14 +87,18 @@ class PullRequestHoldService : public ServiceThread {
   // periodically and at the earliest deadline). Public for tests with a ManualClock.
   void CheckHoldRequests();
 
-  // Requests held now.
+  // Requests held now, and their estimated bytes.
   size_t HeldCount() const;
+  uint64_t HeldBytes() const;
 
  protected:
   void Run() override;
 
  private:
   static std::string Key(std::string_view topic, int32_t queue_id);
+  static size_t Cost(const HeldPullRequest& request);
+  // Takes the dispatched requests out of the totals (under mu_).
+  void Forget(const std::vector<HeldPullRequest>& gone);
   // Milliseconds until the earliest deadline, capped by the check period.
   int64_t NextWaitMillis() const;
   void Dispatch(std::vector<HeldPullRequest> ready);
@@ -96,6 +109,8 @@ class PullRequestHoldService : public ServiceThread {
   PullRequestHoldOptions options_;
   mutable std::mutex mu_;
   std::map<std::string, std::vector<HeldPullRequest>> table_;  // guarded by mu_
+  size_t held_count_ = 0;                                       // guarded by mu_
+  uint64_t held_bytes_ = 0;                                     // guarded by mu_
 };
 
 }  // namespace apogee::broker

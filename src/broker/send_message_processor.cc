@@ -304,6 +304,13 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
     return;
   }
 
+  // Checked before decoding: a peer's oversized property text costs no parsing.
+  if (Status length = message::CheckPropertiesLength(header.properties.value_or(""));
+      !length.ok()) {
+    Refuse(&response, rc::kMessageIllegal, length.message());
+    responder.Send(std::move(response));
+    return;
+  }
   message::MessageProperties props =
       message::MessageProperties::Decode(header.properties.value_or(""));
   (void)props.Set(message::kPropertyCluster, settings.broker_cluster_name);
@@ -405,6 +412,10 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
                   fmt::format("batch body of {} bytes exceeds the broker's maxMessageSize of {} "
                               "bytes",
                               request.body.size(), max_size));
+  }
+  if (Status length = message::CheckPropertiesLength(header.properties.value_or(""));
+      !length.ok()) {
+    return refuse(rc::kMessageIllegal, length.message());
   }
   message::MessageProperties batch_props =
       message::MessageProperties::Decode(header.properties.value_or(""));

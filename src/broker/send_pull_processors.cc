@@ -30,6 +30,8 @@ std::shared_ptr<PullRequestHoldService> CreateHoldService(BrokerContext& context
   PullRequestHoldOptions options;
   options.long_polling_enable = settings->long_polling_enable;
   options.short_polling_time_ms = settings->short_polling_time_mills;
+  options.max_held_requests = static_cast<size_t>(settings->pull_hold_max_requests);
+  options.max_held_bytes = static_cast<uint64_t>(settings->pull_hold_max_bytes);
   store::MessageStore* store = context.store;
   auto hold = std::make_shared<PullRequestHoldService>(
       Clock::Real(),

@@ -59,10 +59,9 @@ size_t MessageProperties::EncodedSize() const {
 }
 
 std::optional<std::string_view> MessageProperties::Get(std::string_view key) const {
-  for (const auto& [k, v] : entries_) {
-    if (k == key) return std::string_view(v);
-  }
-  return std::nullopt;
+  const size_t at = index_.Find(entries_, key);
+  if (at == KeyIndex::npos) return std::nullopt;
+  return std::string_view(entries_[at].second);
 }
 
 Status MessageProperties::Set(std::string_view key, std::string_view value) {
@@ -79,23 +78,28 @@ Status MessageProperties::Set(std::string_view key, std::string_view value) {
 }
 
 bool MessageProperties::Erase(std::string_view key) {
-  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-    if (it->first == key) {
-      entries_.erase(it);
-      return true;
-    }
-  }
-  return false;
+  const size_t at = index_.Find(entries_, key);
+  if (at == KeyIndex::npos) return false;
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(at));
+  index_.Rebuild(entries_);
+  return true;
 }
 
 void MessageProperties::SetUnchecked(std::string_view key, std::string_view value) {
-  for (auto& [k, v] : entries_) {
-    if (k == key) {
-      v.assign(value);
-      return;
-    }
+  const size_t at = index_.Find(entries_, key);
+  if (at != KeyIndex::npos) {
+    entries_[at].second.assign(value);
+    return;
   }
   entries_.emplace_back(std::string(key), std::string(value));
+  index_.Added(entries_);
+}
+
+Status CheckPropertiesLength(std::string_view text) {
+  if (text.size() <= kMaxPropertiesLength) return Status::OK();
+  return Status::InvalidArgument("message properties of " + std::to_string(text.size()) +
+                                 " bytes exceed the limit of " +
+                                 std::to_string(kMaxPropertiesLength) + " bytes");
 }
 
 std::optional<std::string_view> FindProperty(std::string_view text, std::string_view key) {

@@ -6,6 +6,8 @@
 // bytes, split each at its first \x01, keep only non-empty key and value, and let a later
 // duplicate replace an earlier one (keeping the earlier position). Order is kept so that a
 // decoded record re-encodes to the same bytes; readers must not depend on it otherwise.
+// Decoding is linear in the text (a KeyIndex serves lookups in maps past a dozen keys);
+// callers that take the text from a peer check its length (kMaxPropertiesLength) first.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/key_index.h"
 #include "base/status.h"
 
 namespace apogee::message {
@@ -43,7 +46,10 @@ class MessageProperties {
   Status Set(std::string_view key, std::string_view value);
   // Removes `key`; true when it was present.
   bool Erase(std::string_view key);
-  void Clear() { entries_.clear(); }
+  void Clear() {
+    entries_.clear();
+    index_.Clear();
+  }
 
   bool empty() const { return entries_.empty(); }
   size_t size() const { return entries_.size(); }
@@ -60,7 +66,13 @@ class MessageProperties {
   void SetUnchecked(std::string_view key, std::string_view value);
 
   std::vector<Entry> entries_;
+  KeyIndex index_;
 };
+
+// A property string from a peer, checked before it is decoded: InvalidArgument naming the
+// limit when it is longer than kMaxPropertiesLength (the CommitLog's int16 field), so an
+// oversized one costs no parsing.
+Status CheckPropertiesLength(std::string_view text);
 
 // Java's lookup on the raw string without decoding everything: the value of `key` in the
 // property string `text` (last occurrence wins, as when decoding), or nullopt.

@@ -62,6 +62,7 @@ ConfigTable NamesrvConfig::BuildTable(NamesrvSettings* s) {
            "seconds of start-up grace when needWaitForService", true, 0, INT32_MAX)
       .Add("configBlackList", &s->config_black_list,
            "keys UPDATE_NAMESRV_CONFIG refuses, ';'-separated (beyond the built-in whitelist)");
+  remoting::AddServerLimitKeys(&t, &s->server_limits);
   return t;
 }
 

@@ -16,6 +16,7 @@
 
 #include "base/config_table.h"
 #include "base/status.h"
+#include "remoting/server_limits_config.h"
 
 namespace apogee::namesrv {
 
@@ -25,6 +26,8 @@ struct NamesrvSettings {
   std::string bind_address = "0.0.0.0";
   int32_t server_selector_threads = 3;
   int32_t server_channel_max_idle_time_seconds = 120;
+  // writeBufferHighWaterMark & co. (docs/security.md, "Resource limits").
+  remoting::ServerLimitSettings server_limits;
 
   // NamesrvConfig.
   std::string rocketmq_home;      // $ROCKETMQ_HOME, else ""

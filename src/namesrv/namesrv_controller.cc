@@ -69,6 +69,7 @@ class NamesrvController::Impl {
     options.io_threads = static_cast<size_t>(settings_.server_selector_threads);
     options.channel_max_idle =
         std::chrono::seconds(settings_.server_channel_max_idle_time_seconds);
+    remoting::ApplyServerLimits(settings_.server_limits, &options);
     server_ = std::make_unique<remoting::RemotingServer>(options);
 
     client_executor_ = std::make_shared<remoting::ThreadPoolExecutor>(

@@ -38,9 +38,13 @@ enum class ScalarKind { kNull, kBool, kNumber, kString };
 // everything else. A SAX pass allocates nothing but the strings it keeps.
 class HeaderHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, HeaderHandler> {
  public:
-  explicit HeaderHandler(RemotingCommand* command) : command_(command) {}
+  HeaderHandler(RemotingCommand* command, uint32_t max_ext_fields)
+      : command_(command), max_ext_fields_(max_ext_fields) {}
 
   const std::string& error() const { return error_; }
+  // extFields members seen, and whether there were more than the limit.
+  size_t ext_members() const { return ext_members_; }
+  bool ext_overflow() const { return max_ext_fields_ != 0 && ext_members_ > max_ext_fields_; }
 
   bool Null() { return Scalar(ScalarKind::kNull, {}); }
   bool Bool(bool b) { return Scalar(ScalarKind::kBool, b ? "true" : "false"); }
@@ -107,6 +111,10 @@ class HeaderHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hea
   bool Scalar(ScalarKind kind, std::string_view text) {
     if (depth_ == 0) return Fail("header is a JSON scalar, expected an object");
     if (depth_ == 2 && in_ext_) {
+      // Past the limit, keep parsing (linear, nothing kept) so code and opaque are known
+      // and the request can be answered.
+      ++ext_members_;
+      if (ext_overflow()) return true;
       // null means absent (Java's HashMap.get returns null); last duplicate wins.
       if (kind == ScalarKind::kNull) {
         command_->ext_fields.Erase(ext_key_);
@@ -172,6 +180,8 @@ class HeaderHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hea
   }
 
   RemotingCommand* command_;
+  const uint32_t max_ext_fields_;
+  size_t ext_members_ = 0;
   int depth_ = 0;
   bool in_ext_ = false;
   std::string top_key_;
@@ -191,8 +201,8 @@ void WriteKey(Writer& writer, std::string_view s) {
 
 }  // namespace
 
-Status DecodeJsonHeader(std::string_view header, RemotingCommand* command) {
-  HeaderHandler handler(command);
+Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, RemotingCommand* command) {
+  HeaderHandler handler(command, max_ext_fields);
   rapidjson::MemoryStream stream(header.data(), header.size());
   json::Reader reader;  // json_util.h: RapidJSON 1.1's stack does arithmetic on null
   // Iterative: a deeply nested header cannot exhaust the stack.
@@ -209,6 +219,11 @@ Status DecodeJsonHeader(std::string_view header, RemotingCommand* command) {
   if (stream.Tell() != header.size()) {
     return Status::Corruption("unparsable JSON header: NUL byte at offset " +
                               std::to_string(stream.Tell()));
+  }
+  if (handler.ext_overflow()) {
+    return Status::InvalidArgument("header has " + std::to_string(handler.ext_members()) +
+                                   " extFields members, more than the limit of " +
+                                   std::to_string(max_ext_fields));
   }
   return Status::OK();
 }

@@ -14,7 +14,10 @@ namespace apogee::protocol {
 // Liberal as fastjson is in what real peers send: any JSON scalar as an extFields value
 // (kept in Java toString form), null = absent, missing remark/extFields/flag/version,
 // unknown keys and unknown language names. Corruption with a reason otherwise.
-Status DecodeJsonHeader(std::string_view header, RemotingCommand* command);
+// `max_ext_fields` (0 = unlimited) bounds the extFields members; past it the rest of the
+// header is still parsed (so code and opaque are known) but no member is kept, and the
+// result is InvalidArgument naming the limit.
+Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, RemotingCommand* command);
 
 // Appends the compact JSON header. Keys sorted as fastjson writes them; extFields values
 // always JSON strings (C++ and Go clients read nothing else); remark omitted when null;

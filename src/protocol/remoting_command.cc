@@ -45,30 +45,27 @@ LanguageCode LanguageFromCode(uint8_t code) {
 }
 
 void ExtFields::Set(std::string_view key, std::string value) {
-  for (auto& entry : entries_) {
-    if (entry.first == key) {
-      entry.second = std::move(value);
-      return;
-    }
+  const size_t at = index_.Find(entries_, key);
+  if (at != KeyIndex::npos) {
+    entries_[at].second = std::move(value);
+    return;
   }
   entries_.emplace_back(std::string(key), std::move(value));
+  index_.Added(entries_);
 }
 
 std::optional<std::string_view> ExtFields::Get(std::string_view key) const {
-  for (const auto& entry : entries_) {
-    if (entry.first == key) return std::string_view(entry.second);
-  }
-  return std::nullopt;
+  const size_t at = index_.Find(entries_, key);
+  if (at == KeyIndex::npos) return std::nullopt;
+  return std::string_view(entries_[at].second);
 }
 
 bool ExtFields::Erase(std::string_view key) {
-  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-    if (it->first == key) {
-      entries_.erase(it);
-      return true;
-    }
-  }
-  return false;
+  const size_t at = index_.Find(entries_, key);
+  if (at == KeyIndex::npos) return false;
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(at));
+  index_.Rebuild(entries_);
+  return true;
 }
 
 size_t BodySegments::TotalSize() const {
@@ -99,7 +96,15 @@ RemotingCommand RemotingCommand::MakeResponse(const RemotingCommand& request, in
   return command;
 }
 
-Result<RemotingCommand> DecodeCommand(std::string_view frame) {
+Result<RemotingCommand> DecodeCommand(std::string_view frame, const DecodeLimits& limits) {
+  RemotingCommand command;
+  APOGEE_RETURN_IF_ERROR(DecodeCommandInto(frame, limits, &command));
+  return command;
+}
+
+Status DecodeCommandInto(std::string_view frame, const DecodeLimits& limits,
+                         RemotingCommand* out) {
+  RemotingCommand& command = *out;
   ByteReader reader(frame);
   uint32_t header_word = 0;
   if (!reader.ReadU32(&header_word)) {
@@ -113,16 +118,20 @@ Result<RemotingCommand> DecodeCommand(std::string_view frame) {
                               " is past the frame end (" + std::to_string(reader.remaining()) +
                               " bytes after the header word)");
   }
+  if (limits.max_header_length != 0 && header_length > limits.max_header_length) {
+    return Status::Corruption("header of " + std::to_string(header_length) +
+                              " bytes exceeds the limit of " +
+                              std::to_string(limits.max_header_length) + " bytes");
+  }
   std::string_view header;
   reader.ReadBytes(header_length, &header);
 
-  RemotingCommand command;
   if (type == static_cast<uint32_t>(SerializeType::kJson)) {
     command.serialize_type = SerializeType::kJson;
-    APOGEE_RETURN_IF_ERROR(DecodeJsonHeader(header, &command));
+    APOGEE_RETURN_IF_ERROR(DecodeJsonHeader(header, limits.max_ext_fields, &command));
   } else if (type == static_cast<uint32_t>(SerializeType::kRocketMQ)) {
     command.serialize_type = SerializeType::kRocketMQ;
-    APOGEE_RETURN_IF_ERROR(DecodeRocketMQHeader(header, &command));
+    APOGEE_RETURN_IF_ERROR(DecodeRocketMQHeader(header, limits.max_ext_fields, &command));
   } else {
     return Status::Corruption("unknown header serialize type " + std::to_string(type) +
                               " (0 = JSON, 1 = ROCKETMQ)");
@@ -130,7 +139,7 @@ Result<RemotingCommand> DecodeCommand(std::string_view frame) {
   std::string_view body;
   reader.ReadBytes(reader.remaining(), &body);
   command.body.assign(body);
-  return command;
+  return Status::OK();
 }
 
 void EncodeCommand(const RemotingCommand& command, std::string* out) {

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/key_index.h"
 #include "base/status.h"
 
 namespace apogee::protocol {
@@ -54,7 +55,8 @@ inline constexpr int32_t kApogeeVersion = 401;
 
 // The "custom header": string keys to string values, in insertion order. Values that
 // arrived as JSON numbers or booleans are stored in Java toString() form ("12", "true").
-// Small (a dozen entries), so a flat vector beats a map.
+// Usually small (a dozen entries), so a flat vector; a KeyIndex keeps lookups O(1) when a
+// peer sends many keys.
 class ExtFields {
  public:
   using Entry = std::pair<std::string, std::string>;
@@ -66,13 +68,17 @@ class ExtFields {
   bool Erase(std::string_view key);
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
-  void clear() { entries_.clear(); }
+  void clear() {
+    entries_.clear();
+    index_.Clear();
+  }
   std::vector<Entry>::const_iterator begin() const { return entries_.begin(); }
   std::vector<Entry>::const_iterator end() const { return entries_.end(); }
-  bool operator==(const ExtFields&) const = default;
+  bool operator==(const ExtFields& other) const { return entries_ == other.entries_; }
 
  private:
   std::vector<Entry> entries_;
+  KeyIndex index_;
 };
 
 // A body that lives elsewhere (e.g. CommitLog records in mapped memory, for a pull
@@ -115,16 +121,32 @@ struct RemotingCommand {
                                       std::optional<std::string> remark = std::nullopt);
 };
 
+// Defaults of the header limits (docs/security.md, "Resource limits"). A legitimate
+// header is a few hundred bytes; the largest is a send's, whose properties field
+// (at most 32 KiB, more once JSON escapes \x01 and \x02 as \u0001) dominates.
+inline constexpr uint32_t kDefaultMaxHeaderLength = 512 * 1024;
+inline constexpr uint32_t kDefaultMaxExtFields = 1024;
+
 struct DecodeLimits {
-  // Largest accepted value of L, as Netty's LengthFieldBasedFrameDecoder with
-  // maxFrameLength 16 MiB (the 4 length bytes count against the limit).
-  uint32_t max_frame_length = 16 * 1024 * 1024;
+  // Largest header in bytes; 0 = bounded only by the frame.
+  uint32_t max_header_length = kDefaultMaxHeaderLength;
+  // Most extFields members (every member counts, duplicates and nulls included, so the
+  // work per header stays linear); 0 = unlimited.
+  uint32_t max_ext_fields = kDefaultMaxExtFields;
 };
 
 // Decodes one frame given everything after the 4-byte length L (so frame.size() == L).
-// Corruption with a reason for: header length past the frame end, an unknown
-// serialization type, an unparsable header.
-Result<RemotingCommand> DecodeCommand(std::string_view frame);
+// Corruption with a reason for: header length past the frame end or over
+// limits.max_header_length (checked before parsing), an unknown serialization type, an
+// unparsable header. InvalidArgument naming the limit for more extFields members than
+// limits.max_ext_fields.
+Result<RemotingCommand> DecodeCommand(std::string_view frame, const DecodeLimits& limits = {});
+
+// As DecodeCommand, into `command`. On InvalidArgument (a limit the frame broke while
+// still well-formed) `command` holds the code, opaque, flag and serialization, so the
+// receiver can answer the request with the error instead of dropping the connection.
+Status DecodeCommandInto(std::string_view frame, const DecodeLimits& limits,
+                         RemotingCommand* command);
 
 // Appends the frame prefix (L and header-length word), the encoded header and the owned
 // body to `out`. body_segments are not copied: the caller sends them after `out`.

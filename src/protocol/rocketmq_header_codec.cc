@@ -28,9 +28,14 @@ Status ReadLongString(ByteReader* reader, std::string_view what, std::string_vie
   return Status::OK();
 }
 
-Status DecodeMap(std::string_view block, ExtFields* ext_fields) {
+Status DecodeMap(std::string_view block, uint32_t max_ext_fields, ExtFields* ext_fields) {
   ByteReader reader(block);
+  size_t members = 0;
   while (reader.remaining() > 0) {
+    if (max_ext_fields != 0 && ++members > max_ext_fields) {
+      return Status::InvalidArgument("header has more than the limit of " +
+                                     std::to_string(max_ext_fields) + " extFields members");
+    }
     int16_t key_length = 0;
     if (!reader.ReadI16(&key_length)) return Truncated("extFields key length", reader.position());
     std::string_view key;
@@ -47,7 +52,8 @@ Status DecodeMap(std::string_view block, ExtFields* ext_fields) {
 
 }  // namespace
 
-Status DecodeRocketMQHeader(std::string_view header, RemotingCommand* command) {
+Status DecodeRocketMQHeader(std::string_view header, uint32_t max_ext_fields,
+                            RemotingCommand* command) {
   ByteReader reader(header);
   int16_t code = 0;
   uint8_t language = 0;
@@ -71,7 +77,7 @@ Status DecodeRocketMQHeader(std::string_view header, RemotingCommand* command) {
   APOGEE_RETURN_IF_ERROR(ReadLongString(&reader, "extFields", &map_block));
   if (!map_block.empty()) {
     command->has_ext_fields = true;
-    APOGEE_RETURN_IF_ERROR(DecodeMap(map_block, &command->ext_fields));
+    APOGEE_RETURN_IF_ERROR(DecodeMap(map_block, max_ext_fields, &command->ext_fields));
   }
   return Status::OK();
 }

@@ -15,7 +15,10 @@ namespace apogee::protocol {
 // Fills the header fields of `command` (not the body). Every length is checked against
 // the header bytes; Corruption naming the field otherwise. Bytes after the extFields
 // block are ignored, as Java does. An empty extFields block means "no extFields".
-Status DecodeRocketMQHeader(std::string_view header, RemotingCommand* command);
+// `max_ext_fields` as in DecodeJsonHeader (the fixed fields come first, so decoding stops
+// at the first member past the limit).
+Status DecodeRocketMQHeader(std::string_view header, uint32_t max_ext_fields,
+                            RemotingCommand* command);
 
 // Appends the binary header. code and version are cut to int16 as Java's (short) cast
 // does; entries are written in insertion order.

@@ -9,6 +9,7 @@
 
 #include "base/logging.h"
 #include "net/host_port.h"
+#include "protocol/response_code.h"
 
 namespace apogee::remoting {
 
@@ -19,6 +20,16 @@ namespace {
 
 // Frames gathered into one writev; bounds the iovec array and the latency of a batch.
 constexpr size_t kMaxFramesPerWrite = 64;
+// One read fills at most this much; the buffer belongs to the IO thread, not to a
+// connection.
+constexpr size_t kReadBufferSize = 64 * 1024;
+// Reads per readiness before yielding to the other connections of the thread.
+constexpr int kMaxReadsPerTurn = 16;
+
+char* ThreadReadBuffer() {
+  thread_local std::unique_ptr<char[]> buffer(new char[kReadBufferSize]);
+  return buffer.get();
+}
 
 std::atomic<uint64_t> g_next_connection_id{1};
 
@@ -34,11 +45,12 @@ Connection::Connection(std::shared_ptr<asio::io_context> context, asio::ip::tcp:
                        std::string remote_label)
     : context_(std::move(context)),
       socket_(std::move(socket)),
-      idle_timer_(*context_),
+      timer_(*context_),
       options_(std::move(options)),
       dispatcher_(std::move(dispatcher)),
       id_(g_next_connection_id.fetch_add(1, std::memory_order_relaxed)),
-      decoder_(options_.max_frame_length) {
+      decoder_(options_.max_frame_length, options_.decode_limits.max_header_length,
+               options_.partial_frame_budget.get()) {
   boost::system::error_code ec;
   auto remote = socket_.remote_endpoint(ec);
   remote_address_ = remote_label.empty() ? EndpointOrUnknown(remote, ec) : std::move(remote_label);
@@ -46,7 +58,10 @@ Connection::Connection(std::shared_ptr<asio::io_context> context, asio::ip::tcp:
   local_address_ = EndpointOrUnknown(local, ec);
 }
 
-Connection::~Connection() = default;
+Connection::~Connection() {
+  // Bytes of a batch whose completion never ran (the context stopped first).
+  if (options_.write_budget && queued_bytes_ != 0) options_.write_budget->Release(queued_bytes_);
+}
 
 bool Connection::OnIoThread() const { return context_->get_executor().running_in_this_thread(); }
 
@@ -61,49 +76,163 @@ void Connection::Start() {
     self->last_activity_ = std::chrono::steady_clock::now();
     self->dispatcher_->NotifyConnected(self);
     if (self->closed_on_io_) return;
-    self->DoRead();
-    self->ArmIdleTimer(self->options_.idle_timeout);
+    boost::system::error_code ec;
+    self->socket_.non_blocking(true, ec);
+    if (ec) {
+      self->DoClose("cannot make the socket non-blocking: " + ec.message(), true);
+      return;
+    }
+    self->ArmTimer(self->NextDeadline());
+    self->ReadNow();
   });
 }
 
 // ---- reading ----
 
-void Connection::DoRead() {
-  socket_.async_read_some(
-      asio::buffer(read_buffer_),
-      [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
-        if (self->closed_on_io_) return;
-        if (ec) {
-          self->DoClose(ec == asio::error::eof ? "closed by peer" : "read failed: " + ec.message(),
-                        false);
-          return;
-        }
-        self->last_activity_ = std::chrono::steady_clock::now();
-        // Responses that inline processors produce for the frames of this read are queued
-        // and leave in one writev after the loop, not one write per response.
-        self->in_read_cycle_ = true;
-        Status st = self->decoder_.Feed(std::string_view(self->read_buffer_.data(), n),
-                                        [&self](std::string_view frame) { return self->OnFrame(frame); });
-        self->in_read_cycle_ = false;
-        if (self->closed_on_io_) return;  // a processor closed it
-        if (!self->write_in_progress_ && !self->write_queue_.empty()) self->DoWrite();
-        if (!st.ok()) {
-          self->DoClose("malformed frame: " + st.message(), true);
-          return;
-        }
-        self->DoRead();
-      });
+void Connection::WaitReadable() {
+  if (waiting_readable_ || closed_on_io_) return;
+  waiting_readable_ = true;
+  socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                     [self = shared_from_this()](const boost::system::error_code& ec) {
+                       self->waiting_readable_ = false;
+                       if (self->closed_on_io_) return;
+                       if (ec) {
+                         self->DoClose("read failed: " + ec.message(), false);
+                         return;
+                       }
+                       self->ReadNow();
+                     });
+}
+
+bool Connection::ReadPaused() {
+  bool paused = write_paused_;
+  const uint32_t limit = options_.max_requests_in_flight;
+  if (!paused && limit != 0 && in_flight_.load(std::memory_order_acquire) >= limit) {
+    // Flag first, then look again: RequestFinished on another thread either sees the flag
+    // or finished before the second look.
+    in_flight_paused_.store(true, std::memory_order_seq_cst);
+    if (in_flight_.load(std::memory_order_seq_cst) >= limit) {
+      paused = true;
+    } else {
+      in_flight_paused_.store(false, std::memory_order_relaxed);
+    }
+  }
+  if (paused && !read_paused_) {
+    read_paused_ = true;
+    read_paused_at_ = std::chrono::steady_clock::now();
+  }
+  return paused;
+}
+
+void Connection::EndReadPause() {
+  read_paused_ = false;
+  // Time spent paused by us does not count against the peer's frame deadline.
+  if (decoder_.in_frame()) {
+    frame_started_ += std::chrono::steady_clock::now() - read_paused_at_;
+    ArmTimer(NextDeadline());
+  }
+}
+
+void Connection::MaybeResumeReading() {
+  if (closed_on_io_ || !read_paused_ || ReadPaused()) return;
+  EndReadPause();
+  // Read at once rather than wait: readiness that arrived while paused was already
+  // reported and will not be reported again.
+  ReadNow();
+}
+
+bool Connection::Decode(std::string_view bytes) {
+  const uint64_t frames_before = decoder_.frames_decoded();
+  const bool was_in_frame = decoder_.in_frame();
+  // Responses that inline processors produce for the frames of this read are queued
+  // and leave in one writev after the loop, not one write per response.
+  in_read_cycle_ = true;
+  Status st = decoder_.Feed(bytes, [this](std::string_view frame) { return OnFrame(frame); });
+  in_read_cycle_ = false;
+  if (closed_on_io_) return false;  // a processor closed it
+  if (!write_in_progress_ && !write_queue_.empty()) DoWrite();
+  if (!st.ok()) {
+    DoClose((st.code() == StatusCode::kBusy ? "" : "malformed frame: ") + st.message(), true);
+    return false;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (decoder_.frames_decoded() != frames_before) last_activity_ = now;
+  if (decoder_.in_frame() && (!was_in_frame || decoder_.frames_decoded() != frames_before)) {
+    // A new frame began in this read: its deadline starts now.
+    frame_started_ = now;
+    if (options_.frame_read_timeout.count() > 0) ArmTimer(now + options_.frame_read_timeout);
+  }
+  return true;
+}
+
+void Connection::ReadNow() {
+  if (closed_on_io_ || waiting_readable_) return;
+  char* buffer = ThreadReadBuffer();
+  for (int turn = 0; turn < kMaxReadsPerTurn; ++turn) {
+    if (ReadPaused()) return;  // MaybeResumeReading picks up from here
+    if (read_paused_) EndReadPause();
+    if (decoder_.has_held_input()) {
+      // Requests left over from a pause come before anything new.
+      if (!Decode({})) return;
+      continue;
+    }
+    boost::system::error_code ec;
+    size_t n = socket_.read_some(asio::buffer(buffer, kReadBufferSize), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      WaitReadable();
+      return;
+    }
+    if (ec) {
+      DoClose(ec == asio::error::eof ? "closed by peer" : "read failed: " + ec.message(), false);
+      return;
+    }
+    if (!Decode(std::string_view(buffer, n))) return;
+  }
+  // Fairness: let the thread's other connections run, then go on reading.
+  asio::post(*context_, [self = shared_from_this()] { self->ReadNow(); });
 }
 
 Status Connection::OnFrame(std::string_view frame) {
-  auto command = protocol::DecodeCommand(frame);
-  if (!command.ok()) return command.status();
-  if (command->IsResponse()) {
-    OnResponse(std::move(command).value());
-  } else {
-    dispatcher_->Dispatch(shared_from_this(), std::move(command).value());
+  protocol::RemotingCommand command;
+  Status decoded = protocol::DecodeCommandInto(frame, options_.decode_limits, &command);
+  if (!decoded.ok()) {
+    // A limit on a well-formed frame: answer it and keep the connection.
+    if (decoded.code() != StatusCode::kInvalidArgument) return decoded;
+    AnswerRefused(command, decoded);
+    return Status::OK();
   }
-  return closed_on_io_ ? Status::Aborted("connection closed") : Status::OK();
+  if (command.IsResponse()) {
+    OnResponse(std::move(command));
+  } else if (options_.max_requests_in_flight == 0) {
+    dispatcher_->Dispatch(shared_from_this(), std::move(command));
+  } else {
+    in_flight_.fetch_add(1, std::memory_order_acq_rel);
+    auto self = shared_from_this();
+    dispatcher_->Dispatch(self, std::move(command), self);
+  }
+  if (closed_on_io_) return Status::Aborted("connection closed");
+  // Stop mid-read too: the rest of this read waits until the responses drain.
+  if (ReadPaused()) decoder_.RequestPause();
+  return Status::OK();
+}
+
+void Connection::AnswerRefused(const RemotingCommand& request, const Status& why) {
+  GetLogger("remoting")->warn("{}: request code {} from {} refused: {}", options_.side,
+                              request.code, remote_address_, why.message());
+  if (request.IsResponse() || request.IsOneway()) return;
+  RemotingCommand response = RemotingCommand::MakeResponse(
+      request, protocol::response_code::kSystemError,
+      fmt::format("request refused: {} (serverMaxHeaderFields)", why.message()));
+  Enqueue(MakeFrame(response, nullptr));
+}
+
+void Connection::RequestFinished() {
+  const uint32_t now = in_flight_.fetch_sub(1, std::memory_order_seq_cst) - 1;
+  if (now < options_.max_requests_in_flight &&
+      in_flight_paused_.load(std::memory_order_seq_cst) &&
+      in_flight_paused_.exchange(false, std::memory_order_acq_rel)) {
+    asio::post(*context_, [self = shared_from_this()] { self->MaybeResumeReading(); });
+  }
 }
 
 void Connection::OnResponse(RemotingCommand response) {
@@ -138,8 +267,35 @@ void Connection::Enqueue(OutgoingFrame frame) {
     }
     return;
   }
+  const size_t bytes = frame.Bytes();
+  queued_bytes_ += bytes;
+  if (options_.write_budget) options_.write_budget->Acquire(bytes);
   write_queue_.push_back(std::move(frame));
+  MaybePauseForWrites();
   if (!write_in_progress_ && !in_read_cycle_) DoWrite();
+}
+
+void Connection::MaybePauseForWrites() {
+  const size_t high = options_.write_high_water;
+  if (high == 0 || write_paused_) return;
+  const size_t low = std::min(options_.write_low_water, high);
+  const bool budget_spent = options_.write_budget && options_.write_budget->over_limit();
+  if (queued_bytes_ > high || (budget_spent && queued_bytes_ > low)) {
+    write_paused_ = true;
+    write_progress_ = std::chrono::steady_clock::now();
+    if (options_.write_stall_timeout.count() > 0) {
+      ArmTimer(write_progress_ + options_.write_stall_timeout);
+    }
+  }
+}
+
+void Connection::MaybeResumeForWrites() {
+  if (!write_paused_) return;
+  // Every paused connection holds more than the low mark, so a write of its own is in
+  // flight and its completion brings it here: no wake-up from elsewhere is needed.
+  if (queued_bytes_ > std::min(options_.write_low_water, options_.write_high_water)) return;
+  write_paused_ = false;
+  MaybeResumeReading();
 }
 
 void Connection::DoWrite() {
@@ -158,9 +314,15 @@ void Connection::DoWrite() {
   }
   asio::async_write(socket_, buffers,
                     [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
-                      self->last_activity_ = std::chrono::steady_clock::now();
+                      const auto now = std::chrono::steady_clock::now();
+                      self->last_activity_ = now;
+                      self->write_progress_ = now;
                       std::vector<OutgoingFrame> done;
                       done.swap(self->writing_);
+                      size_t done_bytes = 0;
+                      for (const auto& frame : done) done_bytes += frame.Bytes();
+                      self->queued_bytes_ -= done_bytes;
+                      if (self->options_.write_budget) self->options_.write_budget->Release(done_bytes);
                       Status result =
                           ec ? Status::Unavailable(fmt::format("write to {} failed: {}",
                                                                self->remote_address_, ec.message()))
@@ -170,12 +332,16 @@ void Connection::DoWrite() {
                       for (auto& frame : done) {
                         if (frame.on_written) frame.on_written(result);
                       }
+                      // Frames (and the memory they pin) go before anything else runs.
+                      done.clear();
                       self->write_in_progress_ = false;
                       if (ec) {
                         self->DoClose("write failed: " + ec.message(), false);
                         return;
                       }
-                      if (!self->write_queue_.empty() && !self->closed_on_io_) self->DoWrite();
+                      if (self->closed_on_io_) return;
+                      self->MaybeResumeForWrites();
+                      if (!self->write_queue_.empty() && !self->write_in_progress_) self->DoWrite();
                     });
 }
 
@@ -272,26 +438,62 @@ void Connection::SendResponse(RemotingCommand response) {
   });
 }
 
-// ---- idle and close ----
+// ---- idle, slow frames, stalled writes ----
 
-void Connection::ArmIdleTimer(std::chrono::milliseconds delay) {
-  if (options_.idle_timeout.count() <= 0) return;
-  idle_timer_.expires_after(delay);
-  idle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
-    if (!ec) self->OnIdleTimer();
+std::chrono::steady_clock::time_point Connection::NextDeadline() const {
+  auto next = std::chrono::steady_clock::time_point::max();
+  if (options_.idle_timeout.count() > 0) next = std::min(next, last_activity_ + options_.idle_timeout);
+  if (options_.frame_read_timeout.count() > 0 && decoder_.in_frame() && !read_paused_) {
+    next = std::min(next, frame_started_ + options_.frame_read_timeout);
+  }
+  if (options_.write_stall_timeout.count() > 0 && write_paused_) {
+    next = std::min(next, write_progress_ + options_.write_stall_timeout);
+  }
+  return next;
+}
+
+void Connection::ArmTimer(std::chrono::steady_clock::time_point at) {
+  if (closed_on_io_ || at == std::chrono::steady_clock::time_point::max() || at >= timer_at_) return;
+  timer_at_ = at;
+  timer_.expires_at(at);
+  timer_.async_wait([self = shared_from_this(), at](const boost::system::error_code& ec) {
+    // A later ArmTimer for an earlier time replaced this wait (operation_aborted).
+    if (ec || self->timer_at_ != at) return;
+    self->timer_at_ = std::chrono::steady_clock::time_point::max();
+    self->OnTimer();
   });
 }
 
-void Connection::OnIdleTimer() {
+void Connection::OnTimer() {
   if (closed_on_io_) return;
-  auto idle_for = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - last_activity_);
-  if (idle_for < options_.idle_timeout) {
-    ArmIdleTimer(options_.idle_timeout - idle_for);
+  const auto now = std::chrono::steady_clock::now();
+  auto ms = [](auto d) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  };
+  if (options_.frame_read_timeout.count() > 0 && decoder_.in_frame() && !read_paused_ &&
+      now - frame_started_ >= options_.frame_read_timeout) {
+    DoClose(fmt::format("frame not complete {} ms after its first byte ({} bytes received; "
+                        "limit serverFrameReadTimeoutMillis={})",
+                        ms(now - frame_started_), decoder_.buffered(),
+                        options_.frame_read_timeout.count()),
+            true);
     return;
   }
-  dispatcher_->NotifyIdle(shared_from_this());
-  DoClose(fmt::format("idle for {} ms", idle_for.count()), false);
+  if (options_.write_stall_timeout.count() > 0 && write_paused_ &&
+      now - write_progress_ >= options_.write_stall_timeout) {
+    DoClose(fmt::format("peer read nothing for {} ms with {} response bytes unsent "
+                        "(limit serverWriteStallTimeoutMillis={})",
+                        ms(now - write_progress_), queued_bytes_,
+                        options_.write_stall_timeout.count()),
+            true);
+    return;
+  }
+  if (options_.idle_timeout.count() > 0 && now - last_activity_ >= options_.idle_timeout) {
+    dispatcher_->NotifyIdle(shared_from_this());
+    DoClose(fmt::format("idle for {} ms", ms(now - last_activity_)), false);
+    return;
+  }
+  ArmTimer(NextDeadline());
 }
 
 void Connection::Close() { CloseWithReason("closed locally", false); }
@@ -319,7 +521,10 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
   boost::system::error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
-  idle_timer_.cancel();
+  timer_.cancel();
+  timer_at_ = std::chrono::steady_clock::time_point::max();
+  // Responders of held requests may keep this object alive for a while; its buffers go now.
+  decoder_.Discard();
 
   auto pending = std::move(pending_);
   pending_.clear();
@@ -331,6 +536,10 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
   }
   auto queued = std::move(write_queue_);
   write_queue_.clear();
+  size_t queued_bytes = 0;
+  for (const auto& frame : queued) queued_bytes += frame.Bytes();
+  queued_bytes_ -= queued_bytes;
+  if (options_.write_budget) options_.write_budget->Release(queued_bytes);
   for (auto& frame : queued) {
     if (frame.on_written) {
       frame.on_written(Status::Unavailable(

@@ -11,6 +11,18 @@
 // on the IO thread while the frames of one read are handled go out in one write after
 // them.
 //
+// Bounds (docs/security.md, "Resource limits"): reading stops while the unsent bytes
+// pass the write high-water mark (or the server-wide write budget is spent and this
+// connection holds more than the low mark) and resumes at the low mark; a peer that reads
+// nothing for write_stall_timeout is closed. Reading also stops while
+// max_requests_in_flight requests wait for or run in a processor. A frame must complete
+// within frame_read_timeout of its first byte, and only complete frames and finished
+// writes count as activity for the idle timeout, so dribbling bytes keeps nothing
+// alive. Partial frames are charged to the server's partial-frame budget.
+//
+// Reads wait for readiness and then read into a per-IO-thread buffer, so an idle
+// connection holds no read buffer of its own.
+//
 // Lifetime: owned by shared_ptr (pending handlers hold one); keeps its io_context alive
 // so a Responder kept past the server's shutdown stays safe to use.
 #pragma once
@@ -27,22 +39,45 @@
 #include <unordered_map>
 #include <vector>
 
+#include "remoting/byte_budget.h"
 #include "remoting/channel.h"
 #include "remoting/frame_decoder.h"
+#include "remoting/limits.h"
 #include "remoting/request_dispatcher.h"
 
 namespace apogee::remoting {
 
 struct ConnectionOptions {
   uint32_t max_frame_length = kDefaultMaxFrameLength;
-  // No read and no write for this long closes the connection (Java: 120 s on both
-  // sides). Zero disables the check.
+  // Header bytes and extFields members (protocol::DecodeLimits). A header over the
+  // length limit closes the connection; too many members answer the request with
+  // SYSTEM_ERROR naming the limit.
+  protocol::DecodeLimits decode_limits;
+  // No complete frame read and no write finished for this long closes the connection
+  // (Java: 120 s on both sides). Zero disables the check.
   std::chrono::milliseconds idle_timeout = std::chrono::seconds(120);
+  // A frame must be complete this long after its first byte arrived. Zero disables.
+  std::chrono::milliseconds frame_read_timeout = kDefaultFrameReadTimeout;
+  // Unsent bytes past `write_high_water` stop reading until they fall to
+  // `write_low_water`. Zero high water disables.
+  size_t write_high_water = kDefaultWriteHighWaterMark;
+  size_t write_low_water = kDefaultWriteLowWaterMark;
+  // Reading stopped for the high-water mark and no write finished for this long closes
+  // the connection. Zero disables.
+  std::chrono::milliseconds write_stall_timeout = kDefaultWriteStallTimeout;
+  // Requests waiting for or running in a processor; at this many reading stops. Zero =
+  // unlimited.
+  uint32_t max_requests_in_flight = kDefaultMaxRequestsInFlight;
+  // Shared by the connections of one server; null = not counted.
+  std::shared_ptr<ByteBudget> partial_frame_budget;
+  std::shared_ptr<ByteBudget> write_budget;
   // "server" or "client", for log lines.
   std::string side = "server";
 };
 
-class Connection final : public Channel, public std::enable_shared_from_this<Connection> {
+class Connection final : public Channel,
+                         public RequestTracker,
+                         public std::enable_shared_from_this<Connection> {
  public:
   // `remote_label` names the peer in errors; empty = the socket's remote endpoint.
   Connection(std::shared_ptr<boost::asio::io_context> context, boost::asio::ip::tcp::socket socket,
@@ -74,11 +109,15 @@ class Connection final : public Channel, public std::enable_shared_from_this<Con
   // requests. Any thread.
   void CloseWithReason(std::string reason, bool is_error);
 
+  // RequestTracker: a request this connection dispatched left the processor. Any thread.
+  void RequestFinished() override;
+
  private:
   struct OutgoingFrame {
     std::string head;  // prefix + header + owned body
     protocol::BodySegments segments;
     WriteCallback on_written;
+    size_t Bytes() const { return head.size() + segments.TotalSize(); }
   };
   struct PendingRequest {
     int32_t code = 0;
@@ -92,22 +131,38 @@ class Connection final : public Channel, public std::enable_shared_from_this<Con
   int32_t NextOpaque();
 
   // IO-thread halves.
-  void DoRead();
+  // Waits for the socket to become readable (only after a read found it drained).
+  void WaitReadable();
+  // Reads what the socket has, up to a fairness budget, unless reading is paused.
+  void ReadNow();
+  // Feeds bytes (or input held by a pause) to the decoder; false when the connection closed.
+  bool Decode(std::string_view bytes);
+  // Whether reading must stop now (write high-water mark, requests in flight).
+  bool ReadPaused();
+  // Called when a pause reason went away.
+  void MaybeResumeReading();
+  void EndReadPause();
   Status OnFrame(std::string_view frame);
+  void AnswerRefused(const protocol::RemotingCommand& request, const Status& why);
   void OnResponse(protocol::RemotingCommand response);
   void Enqueue(OutgoingFrame frame);
   void DoWrite();
   void AddPending(int32_t opaque, PendingRequest pending);
   void OnRequestTimeout(int32_t opaque);
-  void ArmIdleTimer(std::chrono::milliseconds delay);
-  void OnIdleTimer();
+  // Write high-water mark: stop reading (on enqueue), resume (on a finished write).
+  void MaybePauseForWrites();
+  void MaybeResumeForWrites();
+  // The housekeeping timer: idle, frame deadline, write stall.
+  void ArmTimer(std::chrono::steady_clock::time_point at);
+  void OnTimer();
+  std::chrono::steady_clock::time_point NextDeadline() const;
   void DoClose(const std::string& reason, bool is_error);
   bool OnIoThread() const;
 
   // Declared first so it is destroyed last: the socket and timers need it.
   std::shared_ptr<boost::asio::io_context> context_;
   boost::asio::ip::tcp::socket socket_;
-  boost::asio::steady_timer idle_timer_;
+  boost::asio::steady_timer timer_;
   const ConnectionOptions options_;
   std::shared_ptr<const RequestDispatcher> dispatcher_;
   const uint64_t id_;
@@ -115,16 +170,26 @@ class Connection final : public Channel, public std::enable_shared_from_this<Con
   std::string local_address_;
   std::atomic<bool> closed_{false};
   std::atomic<int32_t> next_opaque_{0};
+  // Requests dispatched and not finished, and whether reading waits for that to drop.
+  std::atomic<uint32_t> in_flight_{0};
+  std::atomic<bool> in_flight_paused_{false};
 
   // IO thread only.
   FrameDecoder decoder_;
-  std::array<char, 64 * 1024> read_buffer_;
+  bool waiting_readable_ = false;  // an async_wait is outstanding
   std::deque<OutgoingFrame> write_queue_;
   std::vector<OutgoingFrame> writing_;  // the batch async_write is sending
   bool write_in_progress_ = false;
   bool in_read_cycle_ = false;  // frames of one read are being handled: defer the write
+  size_t queued_bytes_ = 0;  // in write_queue_ and writing_
+  bool write_paused_ = false;
+  std::chrono::steady_clock::time_point write_progress_;  // last finished write while paused
   std::unordered_map<int32_t, PendingRequest> pending_;
   std::chrono::steady_clock::time_point last_activity_;
+  std::chrono::steady_clock::time_point frame_started_;
+  std::chrono::steady_clock::time_point read_paused_at_;
+  bool read_paused_ = false;
+  std::chrono::steady_clock::time_point timer_at_ = std::chrono::steady_clock::time_point::max();
   bool closed_on_io_ = false;
 };
 

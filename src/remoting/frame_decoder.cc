@@ -20,13 +20,24 @@ constexpr size_t kSmallBufferCapacity = 64 * 1024;
 uint32_t ReadU32(const char* p) { return DecodeFixed32(reinterpret_cast<const uint8_t*>(p)); }
 }  // namespace
 
-FrameDecoder::FrameDecoder(uint32_t max_frame_length)
-    : max_frame_length_(std::max<uint32_t>(max_frame_length, kPrefixSize)) {}
+FrameDecoder::FrameDecoder(uint32_t max_frame_length, uint32_t max_header_length,
+                           ByteBudget* budget)
+    : max_frame_length_(std::max<uint32_t>(max_frame_length, kPrefixSize)),
+      max_header_length_(max_header_length),
+      budget_(budget) {}
+
+FrameDecoder::~FrameDecoder() { ReleaseBuffer(); }
+
+void FrameDecoder::ReleaseBuffer() {
+  std::string().swap(buffer_);
+  if (budget_ != nullptr && charged_ != 0) budget_->Release(charged_);
+  charged_ = 0;
+}
 
 Status FrameDecoder::Fail(Status status) {
   error_ = status;
-  buffer_.clear();
-  buffer_.shrink_to_fit();
+  ReleaseBuffer();
+  std::string().swap(held_input_);
   return status;
 }
 
@@ -46,28 +57,62 @@ Status FrameDecoder::CheckPrefix(std::string_view prefix) const {
     return Status::Corruption(fmt::format("bad header length {}: past the end of a {}-byte frame",
                                           header_length, length));
   }
+  if (max_header_length_ != 0 && header_length > max_header_length_) {
+    return Status::Corruption(fmt::format("header of {} bytes exceeds the limit of {} bytes",
+                                          header_length, max_header_length_));
+  }
   return Status::OK();
 }
 
-void FrameDecoder::Append(std::string_view bytes, size_t frame_size) {
+Status FrameDecoder::Append(std::string_view bytes, size_t frame_size) {
   // Grow with the bytes that actually arrived (doubling, capped at the frame size)
   // rather than reserving the announced size up front: 8 bytes from a peer must not
   // buy it a 16 MiB allocation.
   size_t needed = buffer_.size() + bytes.size();
   if (needed > buffer_.capacity()) {
     size_t target = std::min(frame_size, std::max({needed, 2 * buffer_.capacity(), size_t{256}}));
+    if (budget_ != nullptr && target > charged_) {
+      const size_t more = target - charged_;
+      if (target <= kSmallBufferCapacity) {
+        budget_->Acquire(more);
+      } else if (!budget_->TryAcquire(more)) {
+        return Status::Busy(fmt::format(
+            "a frame of {} bytes cannot be buffered: partial frames of all connections hold {} "
+            "bytes, the limit is {} bytes (serverPartialFramesMaxBytes)",
+            frame_size, budget_->used(), budget_->limit()));
+      }
+      charged_ = target;
+    }
     // A fresh string: reserve() on a non-empty one may round up to twice the old
     // capacity, past the frame size.
     std::string grown;
     grown.reserve(target);
     grown.append(buffer_);
     buffer_.swap(grown);
+    if (budget_ != nullptr) budget_->NoteFreed(grown.capacity());
   }
   buffer_.append(bytes);
+  return Status::OK();
 }
 
 Status FrameDecoder::Feed(std::string_view data, const FrameCallback& on_frame) {
   if (!error_.ok()) return error_;
+  pause_requested_ = false;
+  if (held_input_.empty()) return FeedInput(data, on_frame);
+  // Input kept by a pause comes first; FeedInput may keep part of it again.
+  std::string input = std::move(held_input_);
+  held_input_.clear();
+  input.append(data);
+  return FeedInput(input, on_frame);
+}
+
+Status FrameDecoder::FeedInput(std::string_view data, const FrameCallback& on_frame) {
+  // After each frame: stop here when the callback asked to, keeping the rest.
+  auto paused = [this](std::string_view rest) {
+    if (!pause_requested_) return false;
+    held_input_.assign(rest);
+    return true;
+  };
   while (!data.empty()) {
     if (buffer_.empty() && data.size() >= kPrefixSize) {
       // Fast path: frames that arrive whole are handed out straight from `data`.
@@ -75,12 +120,15 @@ Status FrameDecoder::Feed(std::string_view data, const FrameCallback& on_frame) 
       if (!prefix.ok()) return Fail(std::move(prefix));
       size_t frame_size = kFrameLengthFieldSize + ReadU32(data.data());
       if (data.size() >= frame_size) {
+        ++frames_decoded_;
         Status st = on_frame(data.substr(kFrameLengthFieldSize, frame_size - kFrameLengthFieldSize));
         if (!st.ok()) return Fail(std::move(st));
         data.remove_prefix(frame_size);
+        if (paused(data)) return Status::OK();
         continue;
       }
-      Append(data, frame_size);
+      Status appended = Append(data, frame_size);
+      if (!appended.ok()) return Fail(std::move(appended));
       return Status::OK();
     }
     // Slow path: complete the prefix first, then the rest of the frame.
@@ -94,16 +142,19 @@ Status FrameDecoder::Feed(std::string_view data, const FrameCallback& on_frame) 
     }
     size_t frame_size = kFrameLengthFieldSize + ReadU32(buffer_.data());
     size_t take = std::min(frame_size - buffer_.size(), data.size());
-    Append(data.substr(0, take), frame_size);
+    Status appended = Append(data.substr(0, take), frame_size);
+    if (!appended.ok()) return Fail(std::move(appended));
     data.remove_prefix(take);
     if (buffer_.size() < frame_size) return Status::OK();
+    ++frames_decoded_;
     Status st = on_frame(std::string_view(buffer_).substr(kFrameLengthFieldSize));
     if (!st.ok()) return Fail(std::move(st));
     buffer_.clear();
     if (buffer_.capacity() > kSmallBufferCapacity) {
       // Give a big frame's memory back rather than hold it for the connection's life.
-      std::string().swap(buffer_);
+      ReleaseBuffer();
     }
+    if (paused(data)) return Status::OK();
   }
   return Status::OK();
 }

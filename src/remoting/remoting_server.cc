@@ -1,9 +1,14 @@
 #include "remoting/remoting_server.h"
 
+#include <malloc.h>
+
+#include <boost/asio/steady_timer.hpp>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
+
+#include <boost/asio/post.hpp>
 
 #include "base/logging.h"
 #include "net/io_context_pool.h"
@@ -16,6 +21,12 @@ namespace apogee::remoting {
 namespace {
 // How long Shutdown() waits for connections to report closed before joining.
 constexpr auto kShutdownCloseWait = std::chrono::seconds(5);
+// After a flood, freed buffers stay in malloc's arenas; once this much was released
+// (and the server holds little now) they are handed back to the OS.
+constexpr uint64_t kTrimAfterReleased = 64ull * 1024 * 1024;
+constexpr auto kTrimCheckPeriod = std::chrono::seconds(2);
+
+std::shared_ptr<ByteBudget> MakeBudget(uint64_t limit) { return std::make_shared<ByteBudget>(limit); }
 }  // namespace
 
 // Keeps the set of live connections; registered as the dispatcher's first listener.
@@ -26,7 +37,9 @@ class RemotingServer::Impl : public ChannelEventListener,
       : options_(std::move(options)),
         pool_(options_.io_threads, "remoting-io"),
         acceptor_(&pool_),
-        dispatcher_(std::make_shared<RequestDispatcher>()) {}
+        dispatcher_(std::make_shared<RequestDispatcher>()),
+        partial_frames_(MakeBudget(options_.partial_frame_budget)),
+        unsent_(MakeBudget(options_.write_budget)) {}
 
   void OnChannelConnected(const ChannelPtr& channel) override {
     {
@@ -51,6 +64,14 @@ class RemotingServer::Impl : public ChannelEventListener,
     ConnectionOptions connection_options;
     connection_options.max_frame_length = options_.max_frame_length;
     connection_options.idle_timeout = options_.channel_max_idle;
+    connection_options.decode_limits = options_.decode_limits;
+    connection_options.frame_read_timeout = options_.frame_read_timeout;
+    connection_options.write_high_water = options_.write_high_water;
+    connection_options.write_low_water = options_.write_low_water;
+    connection_options.write_stall_timeout = options_.write_stall_timeout;
+    connection_options.max_requests_in_flight = options_.max_requests_in_flight;
+    connection_options.partial_frame_budget = partial_frames_;
+    connection_options.write_budget = unsent_;
     connection_options.side = "remoting server";
     acceptor_.Start([this, connection_options](std::shared_ptr<boost::asio::io_context> context,
                                                boost::asio::ip::tcp::socket socket) {
@@ -63,6 +84,9 @@ class RemotingServer::Impl : public ChannelEventListener,
       std::lock_guard lock(mu_);
       shutting_down_ = false;
     }
+    trim_timer_ = std::make_unique<boost::asio::steady_timer>(*pool_.context(0));
+    trim_stopped_ = false;
+    ArmTrimTimer();
     GetLogger("remoting")->info("remoting server listening on {}:{}", options_.listen_host,
                                 acceptor_.port());
     return Status::OK();
@@ -75,6 +99,36 @@ class RemotingServer::Impl : public ChannelEventListener,
     return out;
   }
 
+  // Gives memory freed after a flood back to the OS (glibc keeps freed chunks in its
+  // arenas; a flood of 1 GiB would otherwise stay in RSS for good).
+  void ArmTrimTimer() {
+    trim_timer_->expires_after(kTrimCheckPeriod);
+    trim_timer_->async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+      auto self = weak.lock();
+      if (ec || !self || self->trim_stopped_) return;
+      self->released_ += self->partial_frames_->TakeReleased() + self->unsent_->TakeReleased();
+      const uint64_t held = self->partial_frames_->used() + self->unsent_->used();
+      if (self->released_ >= kTrimAfterReleased && held < self->released_ / 4) {
+        GetLogger("remoting")->info("returning memory to the OS after {} MiB of buffers were freed",
+                                    self->released_ >> 20);
+        self->released_ = 0;
+        malloc_trim(0);
+      }
+      self->ArmTrimTimer();
+    });
+  }
+
+  RemotingServerStats Stats() const {
+    RemotingServerStats stats;
+    {
+      std::lock_guard lock(mu_);
+      stats.connections = channels_.size();
+    }
+    stats.partial_frame_bytes = partial_frames_->used();
+    stats.unsent_bytes = unsent_->used();
+    return stats;
+  }
+
   void Shutdown() {
     if (!started_) return;
     started_ = false;
@@ -83,6 +137,10 @@ class RemotingServer::Impl : public ChannelEventListener,
       shutting_down_ = true;
     }
     acceptor_.Close();
+    boost::asio::post(*pool_.context(0), [self = shared_from_this()] {
+      self->trim_stopped_ = true;
+      self->trim_timer_->cancel();
+    });
     for (const auto& channel : Channels()) channel->Close();
     {
       std::unique_lock lock(mu_);
@@ -98,6 +156,11 @@ class RemotingServer::Impl : public ChannelEventListener,
   net::IoContextPool pool_;
   net::TcpAcceptor acceptor_;
   std::shared_ptr<RequestDispatcher> dispatcher_;
+  std::shared_ptr<ByteBudget> partial_frames_;
+  std::shared_ptr<ByteBudget> unsent_;
+  std::unique_ptr<boost::asio::steady_timer> trim_timer_;  // on context 0
+  uint64_t released_ = 0;                                  // trim timer only
+  bool trim_stopped_ = false;                              // context 0 after Start
   bool started_ = false;
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -135,6 +198,7 @@ void RemotingServer::AddChannelEventListener(std::shared_ptr<ChannelEventListene
 Status RemotingServer::Start() { return impl_->Start(); }
 uint16_t RemotingServer::port() const { return impl_->acceptor_.port(); }
 std::vector<ChannelPtr> RemotingServer::Channels() const { return impl_->Channels(); }
+RemotingServerStats RemotingServer::Stats() const { return impl_->Stats(); }
 void RemotingServer::Shutdown() { impl_->Shutdown(); }
 
 }  // namespace apogee::remoting

@@ -22,7 +22,9 @@
 #include "base/status.h"
 #include "remoting/channel.h"
 #include "remoting/executor.h"
+#include "protocol/remoting_command.h"
 #include "remoting/frame_decoder.h"
+#include "remoting/limits.h"
 #include "remoting/request_processor.h"
 
 namespace apogee::remoting {
@@ -34,8 +36,28 @@ struct RemotingServerOptions {
   // IO threads; 0 = one per hardware thread.
   size_t io_threads = 0;
   uint32_t max_frame_length = kDefaultMaxFrameLength;
-  // serverChannelMaxIdleTimeSeconds (120 s); zero disables.
+  // serverChannelMaxIdleTimeSeconds (120 s); zero disables. Only complete frames and
+  // finished writes count as activity.
   std::chrono::milliseconds channel_max_idle = std::chrono::seconds(120);
+
+  // Resource limits (docs/security.md, "Resource limits"; ConnectionOptions explains
+  // each). Zero disables a limit.
+  protocol::DecodeLimits decode_limits;
+  std::chrono::milliseconds frame_read_timeout = kDefaultFrameReadTimeout;
+  size_t write_high_water = kDefaultWriteHighWaterMark;
+  size_t write_low_water = kDefaultWriteLowWaterMark;
+  std::chrono::milliseconds write_stall_timeout = kDefaultWriteStallTimeout;
+  uint32_t max_requests_in_flight = kDefaultMaxRequestsInFlight;
+  // Server-wide: bytes of partial frames, and of unsent responses, of all connections.
+  uint64_t partial_frame_budget = kDefaultPartialFrameBudget;
+  uint64_t write_budget = kDefaultWriteBudget;
+};
+
+// What the server's connections hold now (for tests, metrics and logs).
+struct RemotingServerStats {
+  size_t connections = 0;
+  uint64_t partial_frame_bytes = 0;
+  uint64_t unsent_bytes = 0;
 };
 
 class RemotingServer {
@@ -58,6 +80,7 @@ class RemotingServer {
   uint16_t port() const;
   // Live connections, for admin listings and tests.
   std::vector<ChannelPtr> Channels() const;
+  RemotingServerStats Stats() const;
   // Stops accepting, closes every connection (listeners see OnChannelClosed, pending
   // server-initiated requests fail), and joins the IO threads. Executors belong to the
   // caller and are not shut down. Idempotent.

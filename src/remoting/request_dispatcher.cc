@@ -42,23 +42,26 @@ std::vector<std::shared_ptr<ChannelEventListener>> RequestDispatcher::Listeners(
   return listeners_;
 }
 
-void RequestDispatcher::Dispatch(const ChannelPtr& channel,
-                                 protocol::RemotingCommand request) const {
+void RequestDispatcher::Dispatch(const ChannelPtr& channel, protocol::RemotingCommand request,
+                                 std::shared_ptr<RequestTracker> tracker) const {
   Responder responder(channel, request);
+  auto finished = [&tracker] {
+    if (tracker) tracker->RequestFinished();
+  };
   auto registration = Lookup(request.code);
   if (!registration) {
     std::string remark = fmt::format("request type {} not supported", request.code);
     GetLogger("remoting")->warn("{} from {}", remark, channel->RemoteAddress());
     responder.SendCode(response_code::kRequestCodeNotSupported, std::move(remark));
-    return;
+    return finished();
   }
   if (registration->processor->RejectRequest()) {
     responder.SendCode(response_code::kSystemBusy,
                        "[REJECTREQUEST]system busy, start flow control for a while");
-    return;
+    return finished();
   }
-  auto run = [processor = registration->processor, request = std::move(request),
-              responder]() mutable {
+  auto run = [processor = registration->processor, request = std::move(request), responder,
+              tracker]() mutable {
     int32_t code = request.code;
     try {
       processor->ProcessRequest(std::move(request), responder);
@@ -68,6 +71,7 @@ void RequestDispatcher::Dispatch(const ChannelPtr& channel,
       GetLogger("remoting")->error("processor for request code {} threw: {}", code, e.what());
       if (!responder.responded()) responder.SendCode(response_code::kSystemError, e.what());
     }
+    if (tracker) tracker->RequestFinished();
   };
   if (!registration->executor) {
     run();
@@ -78,6 +82,7 @@ void RequestDispatcher::Dispatch(const ChannelPtr& channel,
                                 channel->RemoteAddress());
     responder.SendCode(response_code::kSystemBusy,
                        "[OVERLOAD]system busy, start flow control for a while");
+    finished();
   }
 }
 

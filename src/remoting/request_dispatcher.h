@@ -21,6 +21,16 @@
 
 namespace apogee::remoting {
 
+// Learns when a dispatched request no longer occupies the server: its processor returned
+// (an asynchronous answer may still follow) or it was answered without one. A connection
+// uses it to bound the requests it has in flight.
+class RequestTracker {
+ public:
+  virtual ~RequestTracker() = default;
+  // Any thread; exactly once per Dispatch given this tracker.
+  virtual void RequestFinished() = 0;
+};
+
 class RequestDispatcher {
  public:
   // A null executor runs the processor inline on the IO thread.
@@ -32,8 +42,10 @@ class RequestDispatcher {
                                 std::shared_ptr<Executor> executor);
   void AddListener(std::shared_ptr<ChannelEventListener> listener);
 
-  // Handles one decoded request that arrived on `channel`.
-  void Dispatch(const ChannelPtr& channel, protocol::RemotingCommand request) const;
+  // Handles one decoded request that arrived on `channel`. `tracker` (may be null) gets
+  // RequestFinished() once the processor returned or the request was refused.
+  void Dispatch(const ChannelPtr& channel, protocol::RemotingCommand request,
+                std::shared_ptr<RequestTracker> tracker = nullptr) const;
 
   void NotifyConnected(const ChannelPtr& channel) const;
   void NotifyClosed(const ChannelPtr& channel) const;

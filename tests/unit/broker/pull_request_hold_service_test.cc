@@ -40,7 +40,7 @@ class PullRequestHoldServiceTest : public ::testing::Test {
 
 TEST_F(PullRequestHoldServiceTest, WakesOnlyWhenAMessageArrivesPastTheOffset) {
   std::atomic<int> woken{0};
-  service_.SuspendPullRequest(Request(5, 15000, &woken));
+  ASSERT_TRUE(service_.SuspendPullRequest(Request(5, 15000, &woken)).ok());
   EXPECT_EQ(service_.HeldCount(), 1u);
   service_.NotifyMessageArriving("T", 1, 5);  // nothing new
   service_.NotifyMessageArriving("T", 2, 9);  // another queue
@@ -56,7 +56,7 @@ TEST_F(PullRequestHoldServiceTest, WakesOnlyWhenAMessageArrivesPastTheOffset) {
 
 TEST_F(PullRequestHoldServiceTest, TimesOutAtTheSuspendTimeout) {
   std::atomic<int> woken{0};
-  service_.SuspendPullRequest(Request(5, 15000, &woken));
+  ASSERT_TRUE(service_.SuspendPullRequest(Request(5, 15000, &woken)).ok());
   clock_.Advance(14999);
   service_.CheckHoldRequests();
   EXPECT_EQ(woken.load(), 0);
@@ -68,7 +68,7 @@ TEST_F(PullRequestHoldServiceTest, TimesOutAtTheSuspendTimeout) {
 
 TEST_F(PullRequestHoldServiceTest, PeriodicCheckFindsNewDataWithoutANotification) {
   std::atomic<int> woken{0};
-  service_.SuspendPullRequest(Request(5, 15000, &woken));
+  ASSERT_TRUE(service_.SuspendPullRequest(Request(5, 15000, &woken)).ok());
   service_.CheckHoldRequests();
   EXPECT_EQ(woken.load(), 0);
   max_offset_ = 6;
@@ -79,7 +79,7 @@ TEST_F(PullRequestHoldServiceTest, PeriodicCheckFindsNewDataWithoutANotification
 TEST_F(PullRequestHoldServiceTest, DropsRequestsWhoseConnectionClosed) {
   std::atomic<int> woken{0};
   auto channel = std::make_shared<FakeChannel>();
-  service_.SuspendPullRequest(Request(5, 15000, &woken, channel));
+  ASSERT_TRUE(service_.SuspendPullRequest(Request(5, 15000, &woken, channel)).ok());
   channel->set_active(false);
   service_.NotifyMessageArriving("T", 1, 10);
   EXPECT_EQ(woken.load(), 0);
@@ -88,12 +88,53 @@ TEST_F(PullRequestHoldServiceTest, DropsRequestsWhoseConnectionClosed) {
 
 TEST_F(PullRequestHoldServiceTest, KeepsOthersOfTheSameQueue) {
   std::atomic<int> a{0}, b{0};
-  service_.SuspendPullRequest(Request(5, 15000, &a));
-  service_.SuspendPullRequest(Request(8, 15000, &b));
+  ASSERT_TRUE(service_.SuspendPullRequest(Request(5, 15000, &a)).ok());
+  ASSERT_TRUE(service_.SuspendPullRequest(Request(8, 15000, &b)).ok());
   service_.NotifyMessageArriving("T", 1, 7);
   EXPECT_EQ(a.load(), 1);
   EXPECT_EQ(b.load(), 0);
   EXPECT_EQ(service_.HeldCount(), 1u);
+}
+
+TEST(PullRequestHoldServiceCapTest, RefusesPastTheCountAndByteCapsAndFreesOnWake) {
+  ManualClock clock;
+  PullRequestHoldOptions options;
+  options.max_held_requests = 2;
+  options.max_held_bytes = 0;
+  PullRequestHoldService service(&clock, [](std::string_view, int32_t) { return int64_t{0}; },
+                                 nullptr, options);
+  std::atomic<int> woken{0};
+  auto request = [&woken](size_t bytes) {
+    HeldPullRequest r;
+    r.topic = "T";
+    r.queue_id = 1;
+    r.pull_from_offset = 5;
+    r.timeout_ms = 15000;
+    r.bytes = bytes;
+    r.wakeup = [&woken] { woken.fetch_add(1); };
+    return r;
+  };
+  ASSERT_TRUE(service.SuspendPullRequest(request(10)).ok());
+  ASSERT_TRUE(service.SuspendPullRequest(request(10)).ok());
+  Status refused = service.SuspendPullRequest(request(10));
+  EXPECT_TRUE(refused.Is(StatusCode::kBusy));
+  EXPECT_NE(refused.message().find("pullHoldMaxRequests"), std::string::npos) << refused.message();
+  EXPECT_EQ(service.HeldCount(), 2u);
+  service.NotifyMessageArriving("T", 1, 6);  // wakes both: room again
+  EXPECT_EQ(woken.load(), 2);
+  EXPECT_EQ(service.HeldCount(), 0u);
+  EXPECT_EQ(service.HeldBytes(), 0u);
+  EXPECT_TRUE(service.SuspendPullRequest(request(10)).ok());
+
+  PullRequestHoldOptions by_bytes;
+  by_bytes.max_held_bytes = 4096;
+  PullRequestHoldService small(&clock, [](std::string_view, int32_t) { return int64_t{0}; },
+                               nullptr, by_bytes);
+  EXPECT_TRUE(small.SuspendPullRequest(request(2000)).ok());
+  Status too_big = small.SuspendPullRequest(request(2000));
+  EXPECT_TRUE(too_big.Is(StatusCode::kBusy));
+  EXPECT_NE(too_big.message().find("pullHoldMaxBytes"), std::string::npos) << too_big.message();
+  EXPECT_EQ(small.HeldCount(), 1u);
 }
 
 TEST(PullRequestHoldServiceThreadTest, ServiceThreadAnswersAtTheDeadlineNotAtTheNextPeriod) {
@@ -107,7 +148,7 @@ TEST(PullRequestHoldServiceThreadTest, ServiceThreadAnswersAtTheDeadlineNotAtThe
   r.timeout_ms = 200;
   r.wakeup = [&woken_at] { woken_at = SteadyMillis(); };
   const int64_t start = SteadyMillis();
-  service.SuspendPullRequest(std::move(r));
+  ASSERT_TRUE(service.SuspendPullRequest(std::move(r)).ok());
   ASSERT_TRUE(apogee::testing::WaitUntil([&] { return woken_at.load() != 0; },
                                          std::chrono::seconds(3)));
   EXPECT_GE(woken_at.load() - start, 195);

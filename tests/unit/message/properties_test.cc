@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "message/message_format.h"
+
 namespace apogee::message {
 namespace {
 
@@ -84,6 +86,27 @@ TEST(MessagePropertiesTest, Utf8PassesThrough) {
   ASSERT_TRUE(props.Set("TAGS", "标签").ok());
   auto back = MessageProperties::Decode(props.Encode());
   EXPECT_EQ(back.Get("TAGS"), "标签");
+}
+
+TEST(MessagePropertiesTest, ManyPairsDecodeInLinearTimeKeepingOrderAndLastDuplicate) {
+  std::string text;
+  for (int i = 0; i < 8000; ++i) text += "k" + std::to_string(i) + "\x01v\x02";
+  text += "k7\x01last\x02";
+  MessageProperties props = MessageProperties::Decode(text);
+  ASSERT_EQ(props.size(), 8000u);
+  EXPECT_EQ(props.Get("k7"), "last");
+  EXPECT_EQ(props.Get("k7999"), "v");
+  EXPECT_EQ(props.entries()[7].first, "k7");
+  EXPECT_TRUE(props.Erase("k0"));
+  EXPECT_EQ(props.Get("k1"), "v");
+  EXPECT_FALSE(props.Has("k0"));
+}
+
+TEST(MessagePropertiesTest, CheckPropertiesLengthNamesTheLimit) {
+  EXPECT_TRUE(CheckPropertiesLength(std::string(kMaxPropertiesLength, 'a')).ok());
+  Status st = CheckPropertiesLength(std::string(kMaxPropertiesLength + 1, 'a'));
+  EXPECT_TRUE(st.Is(StatusCode::kInvalidArgument));
+  EXPECT_NE(st.message().find("limit of 32767 bytes"), std::string::npos) << st.message();
 }
 
 }  // namespace

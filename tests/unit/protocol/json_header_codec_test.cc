@@ -14,7 +14,7 @@ namespace {
 
 Result<RemotingCommand> Decode(std::string_view json) {
   RemotingCommand command;
-  Status status = DecodeJsonHeader(json, &command);
+  Status status = DecodeJsonHeader(json, 0, &command);
   if (!status.ok()) return status;
   return command;
 }

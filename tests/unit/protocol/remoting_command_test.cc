@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "base/coding.h"
+
 namespace apogee::protocol {
 namespace {
 
@@ -209,6 +211,73 @@ TEST(ExtFieldsTest, SetReplacesGetFindsEraseRemoves) {
   EXPECT_EQ(fields.begin()->first, "b");
   fields.clear();
   EXPECT_TRUE(fields.empty());
+}
+
+TEST(ExtFieldsTest, ManyKeysStayLinearAndOrdered) {
+  // 100k distinct keys: quadratic lookups took seconds here (issue 12).
+  ExtFields fields;
+  for (int i = 0; i < 100000; ++i) fields.Set("key" + std::to_string(i), std::to_string(i));
+  fields.Set("key5", "again");  // replaces in place
+  ASSERT_EQ(fields.size(), 100000u);
+  EXPECT_EQ(fields.Get("key99999"), "99999");
+  EXPECT_EQ(fields.Get("key5"), "again");
+  EXPECT_EQ(fields.begin()->first, "key0");
+  EXPECT_TRUE(fields.Erase("key0"));
+  EXPECT_FALSE(fields.Has("key0"));
+  EXPECT_EQ(fields.Get("key1"), "1");
+  EXPECT_EQ(fields.begin()->first, "key1");
+}
+
+std::string FrameWithFields(SerializeType type, int fields) {
+  RemotingCommand command = RemotingCommand::MakeRequest(10);
+  command.serialize_type = type;
+  command.opaque = 42;
+  for (int i = 0; i < fields; ++i) command.ext_fields.Set("f" + std::to_string(i), "v");
+  std::string frame;
+  EncodeCommand(command, &frame);
+  return frame.substr(4);
+}
+
+TEST(RemotingCommandLimitsTest, TooManyExtFieldsIsInvalidArgumentWithCodeAndOpaque) {
+  for (SerializeType type : {SerializeType::kJson, SerializeType::kRocketMQ}) {
+    DecodeLimits limits;
+    limits.max_ext_fields = 50;
+    EXPECT_TRUE(DecodeCommand(FrameWithFields(type, 50), limits).ok());
+    RemotingCommand command;
+    Status st = DecodeCommandInto(FrameWithFields(type, 51), limits, &command);
+    EXPECT_TRUE(st.Is(StatusCode::kInvalidArgument)) << st.ToString();
+    EXPECT_NE(st.message().find("limit of 50"), std::string::npos) << st.message();
+    EXPECT_EQ(command.code, 10);
+    EXPECT_EQ(command.opaque, 42);
+    EXPECT_LE(command.ext_fields.size(), 50u);
+  }
+}
+
+TEST(RemotingCommandLimitsTest, JsonDuplicatesAndNullsCountAsMembers) {
+  std::string header = "{\"code\":10,\"extFields\":{";
+  for (int i = 0; i < 40; ++i) header += "\"a\":\"1\",\"a\":null,";
+  header += "\"b\":\"2\"},\"opaque\":7}";
+  std::string frame(4, '\0');
+  EncodeFixed32(reinterpret_cast<uint8_t*>(frame.data()), static_cast<uint32_t>(header.size()));
+  frame += header;
+  DecodeLimits limits;
+  limits.max_ext_fields = 50;
+  EXPECT_TRUE(DecodeCommand(frame, limits).status().Is(StatusCode::kInvalidArgument));
+  limits.max_ext_fields = 81;
+  auto decoded = DecodeCommand(frame, limits);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->ext_fields.size(), 1u);
+}
+
+TEST(RemotingCommandLimitsTest, OversizedHeaderIsCorruptionBeforeParsing) {
+  DecodeLimits limits;
+  limits.max_header_length = 64;
+  std::string frame = FrameWithFields(SerializeType::kJson, 20);
+  Result<RemotingCommand> decoded = DecodeCommand(frame, limits);
+  EXPECT_TRUE(decoded.status().Is(StatusCode::kCorruption));
+  EXPECT_NE(decoded.status().message().find("limit of 64 bytes"), std::string::npos);
+  limits.max_header_length = 0;
+  EXPECT_TRUE(DecodeCommand(frame, limits).ok());
 }
 
 }  // namespace

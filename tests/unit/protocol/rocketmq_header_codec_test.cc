@@ -11,7 +11,7 @@ namespace {
 
 Result<RemotingCommand> Decode(std::string_view header) {
   RemotingCommand command;
-  Status status = DecodeRocketMQHeader(header, &command);
+  Status status = DecodeRocketMQHeader(header, 0, &command);
   if (!status.ok()) return status;
   return command;
 }

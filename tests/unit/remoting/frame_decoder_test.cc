@@ -198,5 +198,59 @@ TEST(FrameDecoderTest, CallbackErrorStopsDecoding) {
   EXPECT_TRUE(decoder.failed());
 }
 
+TEST(FrameDecoderTest, PauseKeepsTheRestForTheNextFeed) {
+  FrameDecoder decoder;
+  std::vector<std::string> frames;
+  bool pause = true;
+  auto callback = [&](std::string_view f) {
+    frames.emplace_back(f);
+    if (pause) decoder.RequestPause();
+    return Status::OK();
+  };
+  std::string a = Frame("{}", "a"), b = Frame("{}", "bb"), c = Frame("{}", "ccc");
+  std::string stream = a + b + c.substr(0, 5);
+  ASSERT_TRUE(decoder.Feed(stream, callback).ok());
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_TRUE(decoder.has_held_input());
+  EXPECT_FALSE(decoder.in_frame());
+  ASSERT_TRUE(decoder.Feed({}, callback).ok());  // held input only: b, then pause again
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[1], b.substr(4));
+  pause = false;
+  ASSERT_TRUE(decoder.Feed(c.substr(5), callback).ok());  // held c head + its tail
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[2], c.substr(4));
+  EXPECT_FALSE(decoder.has_held_input());
+  EXPECT_EQ(decoder.frames_decoded(), 3u);
+}
+
+TEST(FrameDecoderTest, HeaderLimitRejectsFromThePrefix) {
+  FrameDecoder decoder(kDefaultMaxFrameLength, /*max_header_length=*/16);
+  Collector c;
+  ASSERT_TRUE(decoder.Feed(Frame(std::string(16, 'h'), "b"), c.callback()).ok());
+  Status st = decoder.Feed(Prefix(4 + 17 + 100, 17), c.callback());  // only the prefix sent
+  EXPECT_TRUE(st.Is(StatusCode::kCorruption));
+  EXPECT_NE(st.message().find("limit of 16 bytes"), std::string::npos) << st.message();
+}
+
+TEST(FrameDecoderTest, BudgetBoundsPartialFramesAcrossDecoders) {
+  ByteBudget budget(512 * 1024);
+  Collector c;
+  std::string head = Prefix(4 + 2 + (4 << 20), 2) + "{}";
+  {
+    FrameDecoder first(kDefaultMaxFrameLength, 0, &budget);
+    ASSERT_TRUE(first.Feed(head + std::string(300 * 1024, 'x'), c.callback()).ok());
+    EXPECT_GE(budget.used(), 300u * 1024);
+    FrameDecoder second(kDefaultMaxFrameLength, 0, &budget);
+    // Up to 64 KiB always fits; past it the shared budget decides.
+    ASSERT_TRUE(second.Feed(head + std::string(1000, 'x'), c.callback()).ok());
+    Status st = second.Feed(std::string(300 * 1024, 'x'), c.callback());
+    EXPECT_TRUE(st.Is(StatusCode::kBusy)) << st.ToString();
+    EXPECT_TRUE(second.failed());
+    EXPECT_LE(budget.used(), 512u * 1024);
+  }
+  EXPECT_EQ(budget.used(), 0u);  // destruction gives everything back
+}
+
 }  // namespace
 }  // namespace apogee::remoting

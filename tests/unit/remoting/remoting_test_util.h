@@ -52,6 +52,11 @@ class RawSocket {
     return ec == boost::asio::error::eof || ec == boost::asio::error::connection_reset;
   }
   const std::string& last_frame() const { return last_frame_; }
+  void Close() {
+    boost::system::error_code ignored;
+    socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+  }
 
  private:
   boost::asio::io_context ctx_;
