@@ -51,7 +51,7 @@ profile_mode() {
     -- sleep "$seconds" 2>/dev/null
   wait "$harness" || true
   perf script -i "$scratch/$name.data" 2>/dev/null > "$scratch/$name.script"
-  python3 bench/peers/flamegraph.py --title "$label: broker, $name path ($(cat "$scratch/$name.json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(f"{d[\"rate\"]:.0f} msgs/s")'))" \
+  python3 bench/peers/flamegraph.py --title "$label: broker, $name path ($(cat "$scratch/$name.json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.0f msgs/s" % d["rate"])'))" \
     < "$scratch/$name.script" > "docs/perf/$label-$name.svg"
   python3 bench/peers/flamegraph.py --fold-only < "$scratch/$name.script" > "$scratch/$name.folded"
   echo "== $label $name: $(cat "$scratch/$name.json")"
