@@ -3,8 +3,11 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/asio/post.hpp>
 #include <chrono>
+#include <mutex>
 #include <optional>
+#include <vector>
 #include <utility>
 
 #include "base/logging.h"
@@ -83,6 +86,15 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.socket().close(ignored);
   }
 
+ public:
+  // From any thread: closes the connection on its own thread, so its pending read or write
+  // completes (aborted) and releases the session.
+  void CloseSoon() {
+    boost::asio::post(stream_.get_executor(), [self = shared_from_this()] { self->Close(); });
+  }
+
+ private:
+
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -98,6 +110,10 @@ struct HttpServer::Impl {
   net::TcpAcceptor acceptor;
   bool started = false;
   bool stopped = false;
+  // Live connections, closed by Stop(): a session's pending read holds the session, so
+  // without this an idle keep-alive connection would outlive the server.
+  std::mutex mu;
+  std::vector<std::weak_ptr<Session>> sessions;  // guarded by mu
 };
 
 HttpServer::HttpServer(HttpHandler handler) : impl_(std::make_unique<Impl>(std::move(handler))) {}
@@ -107,9 +123,16 @@ HttpServer::~HttpServer() { Stop(); }
 Status HttpServer::Start(const std::string& host, uint16_t port) {
   APOGEE_RETURN_IF_ERROR(impl_->acceptor.Listen(host, port));
   impl_->pool.Start();
-  const HttpHandler* handler = &impl_->handler;
-  impl_->acceptor.Start([handler](std::shared_ptr<boost::asio::io_context>, tcp::socket socket) {
-    std::make_shared<Session>(std::move(socket), handler)->Read();
+  Impl* impl = impl_.get();
+  impl_->acceptor.Start([impl](std::shared_ptr<boost::asio::io_context>, tcp::socket socket) {
+    auto session = std::make_shared<Session>(std::move(socket), &impl->handler);
+    {
+      std::lock_guard<std::mutex> lock(impl->mu);
+      // Drop the entries of finished sessions as new ones come.
+      std::erase_if(impl->sessions, [](const std::weak_ptr<Session>& w) { return w.expired(); });
+      impl->sessions.push_back(session);
+    }
+    session->Read();
   });
   impl_->started = true;
   return Status::OK();
@@ -120,8 +143,19 @@ uint16_t HttpServer::port() const { return impl_->acceptor.port(); }
 void HttpServer::Stop() {
   if (!impl_ || impl_->stopped) return;
   impl_->stopped = true;
-  if (impl_->started) impl_->acceptor.Close();
-  impl_->pool.StopNow();
+  if (impl_->started) {
+    impl_->acceptor.Close();
+    std::vector<std::weak_ptr<Session>> sessions;
+    {
+      std::lock_guard<std::mutex> lock(impl_->mu);
+      sessions.swap(impl_->sessions);
+    }
+    for (const auto& weak : sessions) {
+      if (auto session = weak.lock()) session->CloseSoon();
+    }
+  }
+  // Runs the closes and the aborted completions they cause, then joins.
+  impl_->pool.Stop();
 }
 
 }  // namespace apogee::metrics
