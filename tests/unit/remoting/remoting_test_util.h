@@ -25,6 +25,12 @@ class RawSocket {
   }
 
   void Write(std::string_view bytes) { boost::asio::write(socket_, boost::asio::buffer(bytes)); }
+  // For writes the server may refuse half-way by closing the connection: false when it did.
+  bool TryWrite(std::string_view bytes) {
+    boost::system::error_code ec;
+    boost::asio::write(socket_, boost::asio::buffer(bytes), ec);
+    return !ec;
+  }
   void WriteCommand(const protocol::RemotingCommand& command) {
     std::string out;
     protocol::EncodeCommand(command, &out);
@@ -49,7 +55,8 @@ class RawSocket {
     char c;
     boost::system::error_code ec;
     socket_.read_some(boost::asio::buffer(&c, 1), ec);
-    return ec == boost::asio::error::eof || ec == boost::asio::error::connection_reset;
+    return ec == boost::asio::error::eof || ec == boost::asio::error::connection_reset ||
+           ec == boost::asio::error::broken_pipe;
   }
   const std::string& last_frame() const { return last_frame_; }
   void Close() {
