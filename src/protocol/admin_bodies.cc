@@ -21,10 +21,12 @@ void WriteMessageQueueMap(std::string* out, const std::map<MessageQueue, V>& tab
                           const std::function<void(json::Writer&, const V&)>& write_value) {
   out->push_back('{');
   bool first = true;
-  for (const auto& [mq, value] : table) {
+  for (const auto& entry : table) {
+    // A named entry, not a structured binding: clang 14 (the fuzz build) cannot capture one.
+    const V& value = entry.second;
     if (!first) out->push_back(',');
     first = false;
-    out->append(EncodeMessageQueue(mq));  // lock_batch_body.h
+    out->append(EncodeMessageQueue(entry.first));  // lock_batch_body.h
     out->push_back(':');
     out->append(json::WriteToString([&](json::Writer& w) { write_value(w, value); }));
   }
