@@ -77,7 +77,7 @@ Status ClusterList(const ParsedOptions& o, CommandContext& ctx) {
                       Fmt("%9.2f(%s,%sms)", FirstNumber(Get(kv, "putTps")),
                           Get(kv, "sendThreadPoolQueueSize").c_str(),
                           Get(kv, "sendThreadPoolQueueHeadWaitTimeMills").c_str()),
-                      Fmt("%9.2f(%s,%sms|%s,%sms)", FirstNumber(Get(kv, "getTransferredTps")),
+                      Fmt("%9.2f(%s,%sms|%s,%sms)", FirstNumber(Get(kv, "getTransferedTps")),
                           Get(kv, "pullThreadPoolQueueSize").c_str(),
                           Get(kv, "pullThreadPoolQueueHeadWaitTimeMills").c_str(),
                           Get(kv, "ackThreadPoolQueueSize", "N").c_str(),

@@ -113,7 +113,7 @@ protocol::KVTable BuildBrokerRuntimeInfo(const BrokerContext& context,
   t["msgPutTotalTodayMorning"] = "0";
   t["msgPutTotalYesterdayMorning"] = "0";
   // Pulls are not observed by this module (see the header).
-  t["getTransferredTps"] = FormatTpsTriple(0, 0, 0);
+  t["getTransferedTps"] = FormatTpsTriple(0, 0, 0);
   t["msgGetTotalTodayNow"] = "0";
   t["msgGetTotalTodayMorning"] = "0";
   t["msgGetTotalYesterdayMorning"] = "0";

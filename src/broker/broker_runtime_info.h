@@ -8,8 +8,9 @@
 // puts. The first notification of a queue after start only sets its baseline, so the
 // first dispatched batch of each queue is not counted. Totals are since broker start
 // (Java keeps day boundaries; "...TodayMorning"/"...YesterdayMorning" are the start
-// values here, 0). Pulls are not observed, so the get counters and getTransferredTps are
-// reported as 0 until the pull path exports a counter.
+// values here, 0). Pulls are not observed, so the get counters and getTransferedTps are
+// reported as 0 until the pull path exports a counter. "getTransferedTps" is Java's
+// spelling, which dashboards and mqadmin parse, so it is kept.
 //
 // Thread-safety: OnMessageArriving runs on the store's reput thread, the readers on the
 // admin executor; one mutex.

@@ -69,7 +69,7 @@ TEST(BrokerRuntimeInfoTest, TableHasEveryKeyClusterListParses) {
   stats.OnMessageArriving("T", 0, 20);
   protocol::KVTable kv = BuildBrokerRuntimeInfo(harness.context, stats, harness.env.get());
   for (const char* key :
-       {"brokerVersionDesc", "putTps", "getTransferredTps", "msgPutTotalTodayNow",
+       {"brokerVersionDesc", "putTps", "getTransferedTps", "msgPutTotalTodayNow",
         "msgGetTotalTodayNow", "msgPutTotalTodayMorning", "msgGetTotalTodayMorning",
         "msgPutTotalYesterdayMorning", "msgGetTotalYesterdayMorning", "commitLogDiskRatio",
         "pageCacheLockTimeMills", "earliestMessageTimeStamp", "sendThreadPoolQueueSize",
