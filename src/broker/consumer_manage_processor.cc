@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "broker/broker_config.h"
@@ -138,12 +140,32 @@ RemotingCommand ConsumerManageProcessor::UpdateConsumerOffset(const RemotingComm
                              "is off); its offset of {}:{} was not stored",
                              header->consumer_group, header->topic, header->queue_id));
   }
-  if (!context_->topic_config_manager->ContainsTopic(header->topic)) {
+  std::optional<protocol::TopicConfig> topic =
+      context_->topic_config_manager->SelectTopicConfig(header->topic);
+  if (!topic) {
     return Reply(request, rc::kTopicNotExist,
                  fmt::format("topic {} does not exist; the offset of group {} was not stored",
                              header->topic, header->consumer_group));
   }
   if (header->queue_id < 0) return BadQueueId(request, header->topic, header->queue_id);
+  // Every offset stored is a line of consumerOffset.json: a queue the topic does not have
+  // is refused, as the pull path refuses it.
+  const int32_t queues = std::max(topic->read_queue_nums, topic->write_queue_nums);
+  if (header->queue_id >= queues) {
+    return Reply(request, rc::kInvalidParameter,
+                 fmt::format("queueId[{}] is illegal for topic {}: it has {} queues; the offset "
+                             "of group {} was not stored",
+                             header->queue_id, header->topic, queues, header->consumer_group));
+  }
+  // -1 is what clients send for "no offset yet" (ali-ons persists it so); anything lower
+  // is not an offset.
+  if (header->commit_offset < -1) {
+    return Reply(request, rc::kInvalidParameter,
+                 fmt::format("commitOffset {} is not a queue offset (>= 0, or -1 for none); the "
+                             "offset of group {} on {}:{} was not stored",
+                             header->commit_offset, header->consumer_group, header->topic,
+                             header->queue_id));
+  }
   context_->consumer_offset_manager->CommitOffset(header->consumer_group, header->topic,
                                                   header->queue_id, header->commit_offset);
   return Reply(request, rc::kSuccess);

@@ -115,21 +115,37 @@ Result<bool> RedirectTimer(int64_t now_ms, int64_t max_delay_ms, bool enabled,
   return true;
 }
 
-Status RestoreRealTopic(const MessageRoute& route) {
-  message::MessageProperties& props = *route.properties;
+Result<RealTarget> ParseRealTarget(const message::MessageProperties& props,
+                                   std::string_view parked_in) {
   std::optional<std::string_view> topic = props.Get(message::kPropertyRealTopic);
   if (!topic || topic->empty()) {
     return Status::Corruption(
-        fmt::format("message parked in {} has no REAL_TOPIC property", *route.topic));
+        fmt::format("message parked in {} has no REAL_TOPIC property", parked_in));
+  }
+  Status valid = ValidateMessageTopicName(*topic);
+  if (!valid.ok()) {
+    return Status::Corruption(fmt::format("message parked in {} has an unusable REAL_TOPIC: {}",
+                                          parked_in, valid.message()));
+  }
+  if (protocol::IsParkingTopic(*topic)) {
+    return Status::Corruption(fmt::format(
+        "message parked in {} names the parking topic {} as its REAL_TOPIC", parked_in, *topic));
   }
   std::optional<std::string_view> qid = props.Get(message::kPropertyRealQueueId);
   std::optional<int32_t> queue_id = qid ? ParseInt32(*qid) : std::nullopt;
-  if (!queue_id || *queue_id < 0) {
-    return Status::Corruption(fmt::format("message parked in {} has REAL_QID '{}', not a queue id",
-                                          *route.topic, qid.value_or("")));
+  if (!queue_id || *queue_id < 0 || *queue_id >= kMaxQueueNums) {
+    return Status::Corruption(
+        fmt::format("message parked in {} has REAL_QID '{}', not a queue id in [0, {})", parked_in,
+                    qid.value_or(""), kMaxQueueNums));
   }
-  *route.topic = std::string(*topic);
-  *route.queue_id = *queue_id;
+  return RealTarget{*topic, *queue_id};
+}
+
+Status RestoreRealTopic(const MessageRoute& route) {
+  message::MessageProperties& props = *route.properties;
+  APOGEE_ASSIGN_OR_RETURN(RealTarget target, ParseRealTarget(props, *route.topic));
+  *route.topic = std::string(target.topic);
+  *route.queue_id = target.queue_id;
   props.Erase(message::kPropertyDelayTimeLevel);
   EraseTimerRequest(&props);
   (void)props.Set(message::kPropertyWaitStoreMsgOk, "false");

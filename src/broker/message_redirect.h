@@ -17,6 +17,7 @@
 
 #include "base/status.h"
 #include "message/properties.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::message {
 struct MessageExt;
@@ -28,9 +29,9 @@ class DelayLevelTable;
 
 namespace apogee::broker {
 
-// Java 5.x's TimerMessageStore.TIMER_TOPIC; Apogee parks timer messages there
-// (docs/format/timer_messages.md). Same value as store::kTimerTopicName.
-inline constexpr std::string_view kTimerTopic = "rmq_sys_wheel_timer";
+// Java 5.x's TimerMessageStore.TIMER_TOPIC (protocol/system_topics.h); same value as
+// store::kTimerTopicName.
+using protocol::kTimerTopic;
 
 // The routing parts of a message, as pointers into the caller's own fields.
 struct MessageRoute {
@@ -69,10 +70,23 @@ void RedirectToHalf(const MessageRoute& route);
 Result<bool> RedirectTimer(int64_t now_ms, int64_t max_delay_ms, bool enabled,
                            const MessageRoute& route);
 
+// Where a parked message really belongs, from its REAL_TOPIC / REAL_QID, checked as the
+// broker writes them: a topic a message may be stored under (ValidateMessageTopicName)
+// that is not itself a parking topic, and a queue id in [0, kMaxQueueNums). Only the
+// broker writes parking topics, so anything else is a record it did not write (an older
+// version's, or a damaged one): Corruption naming the property and the value, and the
+// caller drops the message instead of retrying it. `topic` views into `props`.
+struct RealTarget {
+  std::string_view topic;
+  int32_t queue_id = 0;
+};
+Result<RealTarget> ParseRealTarget(const message::MessageProperties& props,
+                                   std::string_view parked_in);
+
 // The way back (ScheduleMessageService.messageTimeup, TimerMessageStore's convert): topic
 // and queue from REAL_TOPIC / REAL_QID, DELAY and the timer request properties removed
 // (REAL_* and TIMER_OUT_MS stay, as Java leaves them), WAIT=false. Corruption naming the
-// property when REAL_TOPIC or REAL_QID is missing or not valid.
+// property when REAL_TOPIC or REAL_QID is missing or not valid (ParseRealTarget).
 Status RestoreRealTopic(const MessageRoute& route);
 
 }  // namespace apogee::broker

@@ -27,6 +27,7 @@
 #include "protocol/custom_header.h"
 #include "protocol/response_code.h"
 #include "protocol/send_headers.h"
+#include "protocol/system_topics.h"
 #include "protocol/topic_config.h"
 #include "store/message_store.h"
 
@@ -56,10 +57,28 @@ constexpr int32_t kTopicSysFlagUnitSub = 0x2;
 // One DLQ queue per group (MixAll.DLQ_NUMS_PER_GROUP).
 constexpr int32_t kDlqNumsPerGroup = 1;
 
-// TopicValidator.NOT_ALLOWED_SEND_TOPIC_SET: topics only the broker itself writes to.
-bool IsNotAllowedSendTopic(std::string_view topic) {
-  return topic == kScheduleTopic || topic == kTransHalfTopic || topic == kTransOpHalfTopic ||
-         topic == kTransCheckMaxTimeTopic;
+// Every sysFlag bit a client may set: compression (and its type), multi tags, the
+// transaction type, IPv6 hosts, 5.x's unwrap and inner-batch bits.
+constexpr int32_t kClientSysFlagBits = message::kCompressedFlag | message::kMultiTagsFlag |
+                                       message::kTransactionTypeMask | message::kBornHostV6Flag |
+                                       message::kStoreHostV6Flag | message::kNeedUnwrapFlag |
+                                       message::kInnerBatchFlag | message::kCompressionTypeMask;
+
+// A sysFlag the store would keep but never deliver is refused: negative or unknown bits,
+// or the ROLLBACK type (only END_TRANSACTION may roll back; such a record is never
+// dispatched, so acknowledging it would lose it).
+Status ValidateSysFlag(int32_t sys_flag) {
+  if (sys_flag < 0 || (sys_flag & ~kClientSysFlagBits) != 0) {
+    return Status::InvalidArgument(
+        fmt::format("sysFlag {} has bits a message may not carry (allowed: 0x{:x})", sys_flag,
+                    kClientSysFlagBits));
+  }
+  if ((sys_flag & message::kTransactionTypeMask) == message::kTransactionRollbackType) {
+    return Status::InvalidArgument(fmt::format(
+        "sysFlag {} marks a rolled-back transaction message; roll back with END_TRANSACTION",
+        sys_flag));
+  }
+  return Status::OK();
 }
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
@@ -187,18 +206,20 @@ bool SendMessageProcessor::CheckAndResolve(const BrokerSettings& settings,
            fmt::format("the broker[{}] sending message is forbidden", settings.broker_ip1));
     return false;
   }
-  const bool group_topic =
-      StartsWith(topic, kRetryGroupTopicPrefix) || StartsWith(topic, kDlqGroupTopicPrefix);
-  // Retry and DLQ topics carry a group name and may be up to 255 characters.
-  Status valid = group_topic ? ValidateGroupName(topic) : ValidateTopicName(topic);
+  Status valid = ValidateMessageTopicName(topic);
   if (!valid.ok()) {
     Refuse(response, rc::kInvalidParameter, std::string(valid.message()));
     return false;
   }
-  if (IsNotAllowedSendTopic(topic)) {
+  if (protocol::IsNotAllowedSendTopic(topic)) {
+    // Java's remark and code (TopicValidator.isNotAllowedSendTopic).
     Refuse(response, rc::kNoPermission,
-           fmt::format("Sending message to topic[{}] is forbidden: only the broker writes to it",
-                       topic));
+           fmt::format("Sending message to topic[{}] is forbidden.", topic));
+    return false;
+  }
+  Status sys_flag = ValidateSysFlag(header.sys_flag);
+  if (!sys_flag.ok()) {
+    Refuse(response, rc::kMessageIllegal, std::string(sys_flag.message()));
     return false;
   }
 

@@ -65,6 +65,14 @@ DeliverOutcome DeliverParkedMessage(store::MessageStore* store, const store::Mes
   fields.physical_offset = 0;
   fields.store_timestamp = 0;
   store::PutResult result = store->PutMessage(fields, /*wait_store_msg_ok=*/false).get();
+  if (result.status == store::PutStatus::kMessageIllegal ||
+      result.status == store::PutStatus::kPropertiesSizeExceeded) {
+    // The store will refuse this record every time: retrying would hold up every later
+    // message of the parking queue forever.
+    explain(fmt::format("store refuses the delivery of CommitLog offset {} to {} for good: {}",
+                        ref.phy_offset, msg->topic, store::PutStatusName(result.status)));
+    return DeliverOutcome::kDiscarded;
+  }
   if (!store::PutStatusStored(result.status)) {
     explain(fmt::format("store refused the delivery of CommitLog offset {} to {}: {}",
                         ref.phy_offset, msg->topic, store::PutStatusName(result.status)));

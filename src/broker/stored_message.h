@@ -31,8 +31,9 @@ namespace apogee::broker {
 // What happened to a parked (scheduled or timer) message handed back to its real topic.
 enum class DeliverOutcome {
   kDelivered,   // stored in its real topic and queue
-  kDiscarded,   // not deliverable (no REAL_TOPIC, or a half-transaction topic): skip it
-  kRetryLater,  // the store refused the put (busy, not writable): try again later
+  kDiscarded,   // never deliverable (bad REAL_TOPIC / REAL_QID, a parking topic, a record
+                // the store refuses for good): skip it
+  kRetryLater,  // the store refused the put for now (busy, not writable): try again later
 };
 
 // Java's ScheduleMessageService.messageTimeup + putMessage, shared with the timer

@@ -8,6 +8,7 @@
 #include "broker/broker_config.h"
 #include "broker/config_file.h"
 #include "broker/permission.h"
+#include "broker/subscription_group_manager.h"
 
 namespace apogee::broker {
 namespace {
@@ -45,6 +46,13 @@ Status ValidateTopicName(std::string_view topic) {
         fmt::format("the topic name '{}' is reserved for automatic topic creation", topic));
   }
   return Status::OK();
+}
+
+Status ValidateMessageTopicName(std::string_view topic) {
+  const bool group_topic =
+      topic.substr(0, kRetryGroupTopicPrefix.size()) == kRetryGroupTopicPrefix ||
+      topic.substr(0, kDlqGroupTopicPrefix.size()) == kDlqGroupTopicPrefix;
+  return group_topic ? ValidateGroupName(topic) : ValidateTopicName(topic);
 }
 
 TopicConfigManager::TopicConfigManager(const BrokerConfig* config, env::Env* env, std::string path,

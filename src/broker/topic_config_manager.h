@@ -26,6 +26,7 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "protocol/kv_table.h"
+#include "protocol/system_topics.h"
 #include "protocol/topic_config.h"
 
 namespace apogee::env {
@@ -38,14 +39,15 @@ class BrokerConfig;
 class ConfigFile;
 
 // Reserved names (docs/protocol/remoting.md §8.6; Java's TopicValidator and MixAll).
-inline constexpr std::string_view kAutoCreateTopicKeyTopic = "TBW102";
-inline constexpr std::string_view kSelfTestTopic = "SELF_TEST_TOPIC";
-inline constexpr std::string_view kBenchmarkTopic = "BenchmarkTest";
-inline constexpr std::string_view kOffsetMovedEventTopic = "OFFSET_MOVED_EVENT";
-inline constexpr std::string_view kScheduleTopic = "SCHEDULE_TOPIC_XXXX";
-inline constexpr std::string_view kTransHalfTopic = "RMQ_SYS_TRANS_HALF_TOPIC";
-inline constexpr std::string_view kTransOpHalfTopic = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
-inline constexpr std::string_view kTransCheckMaxTimeTopic = "TRANS_CHECK_MAX_TIME_TOPIC";
+// The system topic names themselves are protocol/system_topics.h's.
+using protocol::kAutoCreateTopicKeyTopic;
+using protocol::kBenchmarkTopic;
+using protocol::kOffsetMovedEventTopic;
+using protocol::kScheduleTopic;
+using protocol::kSelfTestTopic;
+using protocol::kTransCheckMaxTimeTopic;
+using protocol::kTransHalfTopic;
+using protocol::kTransOpHalfTopic;
 inline constexpr std::string_view kReplyTopicPostfix = "REPLY_TOPIC";
 inline constexpr std::string_view kRetryGroupTopicPrefix = "%RETRY%";
 inline constexpr std::string_view kDlqGroupTopicPrefix = "%DLQ%";
@@ -61,6 +63,10 @@ inline constexpr std::string_view kOrderTopicConfigNamespace = "ORDER_TOPIC_CONF
 // TopicValidator.validateTopic: not empty, at most 127 characters, only
 // [A-Za-z0-9%_|-], not TBW102. InvalidArgument naming the topic and the rule broken.
 Status ValidateTopicName(std::string_view topic);
+
+// The name a message may be stored under: ValidateTopicName, or, for a %RETRY% / %DLQ%
+// topic (it carries a group name, so up to 255 characters), ValidateGroupName.
+Status ValidateMessageTopicName(std::string_view topic);
 
 class TopicConfigManager {
  public:

@@ -1,16 +1,17 @@
 #include "broker/transaction_check_service.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "base/logging.h"
 #include "base/string_util.h"
 #include "broker/broker_config.h"
 #include "broker/broker_to_client.h"
+#include "broker/message_redirect.h"
 #include "broker/producer_manager.h"
 #include "broker/topic_config_manager.h"
 #include "message/message_format.h"
@@ -34,17 +35,14 @@ DefaultTransactionCheckListener::DefaultTransactionCheckListener(
 
 Result<std::string> DefaultTransactionCheckListener::EncodeCheckBody(
     const message::MessageExt& half) {
-  std::optional<std::string_view> real_topic = half.properties.Get(message::kPropertyRealTopic);
-  std::optional<std::string_view> real_qid = half.properties.Get(message::kPropertyRealQueueId);
-  std::optional<int64_t> queue_id = real_qid ? ParseInt64(*real_qid) : std::nullopt;
-  if (!real_topic || !queue_id) {
-    return Status::InvalidArgument(fmt::format(
-        "half message at commitLogOffset {} has no usable REAL_TOPIC/REAL_QID",
-        half.commit_log_offset));
+  Result<RealTarget> target = ParseRealTarget(half.properties, kTransHalfTopic);
+  if (!target.ok()) {
+    return Status::InvalidArgument(fmt::format("half message at commitLogOffset {}: {}",
+                                               half.commit_log_offset, target.status().message()));
   }
   message::MessageExt msg = half;
-  msg.topic = std::string(*real_topic);
-  msg.queue_id = static_cast<int32_t>(*queue_id);
+  msg.topic = std::string(target->topic);
+  msg.queue_id = target->queue_id;
   std::string properties;
   return message::EncodeRecordToString(message::RecordFieldsFromMessageExt(msg, &properties));
 }

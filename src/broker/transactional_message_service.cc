@@ -1,16 +1,17 @@
 #include "broker/transactional_message_service.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "base/logging.h"
 #include "base/string_util.h"
 #include "broker/consumer_offset_manager.h"
+#include "broker/message_redirect.h"
 #include "broker/topic_config_manager.h"
 #include "broker/transaction_op.h"
 #include "message/message_format.h"
@@ -141,17 +142,14 @@ Status TransactionalMessageService::CheckPrepareMessage(
 
 Result<message::MessageExt> TransactionalMessageService::BuildCommittedMessage(
     const message::MessageExt& half) {
-  std::optional<std::string_view> real_topic = half.properties.Get(message::kPropertyRealTopic);
-  std::optional<std::string_view> real_qid = half.properties.Get(message::kPropertyRealQueueId);
-  std::optional<int64_t> queue_id = real_qid ? ParseInt64(*real_qid) : std::nullopt;
-  if (!real_topic || !queue_id || *queue_id < 0 || *queue_id > INT32_MAX) {
-    return Status::InvalidArgument(fmt::format(
-        "half message at commitLogOffset {} has no usable REAL_TOPIC/REAL_QID ('{}'/'{}')",
-        half.commit_log_offset, real_topic.value_or(""), real_qid.value_or("")));
+  Result<RealTarget> target = ParseRealTarget(half.properties, kTransHalfTopic);
+  if (!target.ok()) {
+    return Status::InvalidArgument(fmt::format("half message at commitLogOffset {}: {}",
+                                               half.commit_log_offset, target.status().message()));
   }
   message::MessageExt msg = half;
-  msg.topic = std::string(*real_topic);
-  msg.queue_id = static_cast<int32_t>(*queue_id);
+  msg.topic = std::string(target->topic);
+  msg.queue_id = target->queue_id;
   msg.sys_flag = (half.sys_flag & ~message::kTransactionTypeMask) |
                  message::kTransactionCommitType;
   msg.prepared_transaction_offset = half.commit_log_offset;

@@ -111,8 +111,15 @@ class PosixFile final : public RandomRWFile {
     } while (rc != 0 && errno == EINTR);
     if (rc == 0) return Status::OK();
     if (errno != EOPNOTSUPP && errno != ENOSYS) return Errno("fallocate", path());
-    // tmpfs on old kernels and some network file systems: a sparse extension is the best we can do.
-    if (ftruncate(fd_, static_cast<off_t>(size)) != 0) return Errno("ftruncate", path());
+    // tmpfs on old kernels and some network file systems: write zeros instead. A sparse
+    // extension would let a later store through the mapping hit a full disk as SIGBUS;
+    // written blocks are allocated, or this fails now with ENOSPC.
+    constexpr size_t kChunk = 1 << 20;
+    static const std::string* const zeros = new std::string(kChunk, '\0');
+    for (uint64_t pos = current; pos < size; pos += kChunk) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, size - pos));
+      APOGEE_RETURN_IF_ERROR(Write(pos, std::string_view(zeros->data(), n)));
+    }
     return Status::OK();
   }
 

@@ -111,6 +111,9 @@ Cmd DefaultRequestProcessor::PutKvConfig(const Cmd& req) {
   auto h = ReadHeader<protocol::PutKVConfigRequestHeader>(req);
   if (!h.ok()) return HeaderError(req, h.status());
   Status put = kv_->Put(h->namespace_name, h->key, h->value);
+  if (put.Is(StatusCode::kInvalidArgument)) {
+    return Reply(req, resp::kInvalidParameter, std::string(put.message()));
+  }
   if (!put.ok()) return Reply(req, resp::kSystemError, "KV config not persisted: " + put.message());
   return Reply(req, resp::kSuccess);
 }

@@ -92,7 +92,11 @@ Status KvConfigManager::Load() {
   std::unique_lock lock(mu_);
   table_ = std::move(loaded);
   size_t count = 0;
-  for (const auto& [ns, entries] : table_) count += entries.size();
+  table_bytes_ = 0;
+  for (const auto& [ns, entries] : table_) {
+    count += entries.size();
+    for (const auto& [key, value] : entries) table_bytes_ += ns.size() + key.size() + value.size();
+  }
   log->info("KV config loaded: {} namespaces, {} entries", table_.size(), count);
   return Status::OK();
 }
@@ -106,7 +110,32 @@ Status KvConfigManager::PersistLocked() const {
 
 Status KvConfigManager::Put(const std::string& ns, const std::string& key,
                             const std::string& value) {
+  if (ns.empty() || ns.size() > kMaxKvNameBytes || key.empty() || key.size() > kMaxKvNameBytes) {
+    return Status::InvalidArgument(
+        fmt::format("KV config namespace and key must be 1 to {} bytes (got {} and {})",
+                    kMaxKvNameBytes, ns.size(), key.size()));
+  }
+  if (value.size() > kMaxKvValueBytes) {
+    return Status::InvalidArgument(
+        fmt::format("KV config value of {} bytes exceeds the limit of "
+                    "{} bytes ({} {})",
+                    value.size(), kMaxKvValueBytes, ns, key));
+  }
   std::unique_lock lock(mu_);
+  size_t old_bytes = 0;
+  if (auto n = table_.find(ns); n != table_.end()) {
+    if (auto k = n->second.find(key); k != n->second.end()) {
+      old_bytes = ns.size() + key.size() + k->second.size();
+    }
+  }
+  const size_t new_bytes = table_bytes_ - old_bytes + ns.size() + key.size() + value.size();
+  if (new_bytes > kMaxKvTableBytes) {
+    return Status::InvalidArgument(
+        fmt::format("KV config table would hold {} bytes, beyond the limit of {} bytes; "
+                    "{} {} not stored",
+                    new_bytes, kMaxKvTableBytes, ns, key));
+  }
+  table_bytes_ = new_bytes;
   auto& entries = table_[ns];
   auto it = entries.find(key);
   if (it == entries.end()) {
@@ -122,7 +151,11 @@ Status KvConfigManager::Put(const std::string& ns, const std::string& key,
 Status KvConfigManager::Delete(const std::string& ns, const std::string& key) {
   std::unique_lock lock(mu_);
   auto it = table_.find(ns);
-  if (it == table_.end() || it->second.erase(key) == 0) return Status::OK();
+  if (it == table_.end()) return Status::OK();
+  auto kv = it->second.find(key);
+  if (kv == it->second.end()) return Status::OK();
+  table_bytes_ -= ns.size() + key.size() + kv->second.size();
+  it->second.erase(kv);
   if (it->second.empty()) table_.erase(it);
   GetLogger("namesrv")->info("KV config delete: {} {}", ns, key);
   return PersistLocked();

@@ -21,6 +21,13 @@ namespace apogee::namesrv {
 
 inline constexpr std::string_view kOrderTopicConfigNamespace = "ORDER_TOPIC_CONFIG";
 
+// Bounds of PUT_KV_CONFIG (Java has none). Every put rewrites the whole file, so the table
+// is bounded too. Generous: ORDER_TOPIC_CONFIG values ("brokerName:queueNum;" per broker)
+// are the largest real ones, a few hundred bytes.
+inline constexpr size_t kMaxKvNameBytes = 1024;               // namespace and key
+inline constexpr size_t kMaxKvValueBytes = 64 * 1024;         // one value
+inline constexpr size_t kMaxKvTableBytes = 16 * 1024 * 1024;  // all namespaces, keys, values
+
 class KvConfigManager {
  public:
   using Namespace = std::map<std::string, std::string>;
@@ -36,8 +43,10 @@ class KvConfigManager {
   // Corruption naming both files when neither is usable.
   Status Load();
 
-  // Stores the value and persists. The change stays in memory even when persisting
-  // fails; the IOError is returned so the caller can report it.
+  // Stores the value and persists. InvalidArgument naming the limit (nothing stored) when
+  // the namespace, key or value is beyond the bounds above, or the table would be. The
+  // change stays in memory even when persisting fails; the IOError is returned so the
+  // caller can report it.
   Status Put(const std::string& ns, const std::string& key, const std::string& value);
   // Removes the key (and the namespace once empty) and persists. Missing keys are fine.
   Status Delete(const std::string& ns, const std::string& key);
@@ -57,7 +66,8 @@ class KvConfigManager {
 
   const std::string path_;
   mutable std::shared_mutex mu_;
-  Table table_;  // guarded by mu_
+  Table table_;             // guarded by mu_
+  size_t table_bytes_ = 0;  // guarded by mu_: namespace, key and value bytes of table_
 };
 
 }  // namespace apogee::namesrv

@@ -13,6 +13,8 @@ namespace apogee::protocol {
 // The auto-create template topic a producer names as defaultTopic.
 inline constexpr std::string_view kAutoCreateTopicKeyTopic = "TBW102";
 inline constexpr std::string_view kScheduleTopic = "SCHEDULE_TOPIC_XXXX";
+// 5.x's second schedule topic; reserved too, though Apogee never writes it.
+inline constexpr std::string_view kScheduleTopicV2 = "SCHEDULE_TOPIC_XXXX_V2";
 inline constexpr std::string_view kBenchmarkTopic = "BenchmarkTest";
 inline constexpr std::string_view kTransHalfTopic = "RMQ_SYS_TRANS_HALF_TOPIC";
 inline constexpr std::string_view kTraceTopic = "RMQ_SYS_TRACE_TOPIC";
@@ -28,17 +30,18 @@ inline constexpr std::string_view kTimerTopic = "rmq_sys_wheel_timer";
 // SCHEDULE_TOPIC_XXXX has one queue per delay level.
 inline constexpr int32_t kScheduleTopicQueueNums = 18;
 
-// TopicValidator.SYSTEM_TOPIC_SET.
-inline constexpr std::array<std::string_view, 9> kSystemTopics = {
-    kAutoCreateTopicKeyTopic, kScheduleTopic, kBenchmarkTopic,
-    kTransHalfTopic,          kTraceTopic,    kTransOpHalfTopic,
-    kTransCheckMaxTimeTopic,  kSelfTestTopic, kOffsetMovedEventTopic};
+// TopicValidator.SYSTEM_TOPIC_SET (with 5.x's second schedule topic).
+inline constexpr std::array<std::string_view, 10> kSystemTopics = {
+    kAutoCreateTopicKeyTopic, kScheduleTopic,    kScheduleTopicV2,
+    kBenchmarkTopic,          kTransHalfTopic,   kTraceTopic,
+    kTransOpHalfTopic,        kTransCheckMaxTimeTopic, kSelfTestTopic,
+    kOffsetMovedEventTopic};
 
-// TopicValidator.NOT_ALLOWED_SEND_TOPIC_SET: the broker's internal topics. (The trace topic
-// and TBW102 are system topics a client may still name.)
-inline constexpr std::array<std::string_view, 6> kNotAllowedSendTopics = {
-    kScheduleTopic,          kTransHalfTopic, kTransOpHalfTopic,
-    kTransCheckMaxTimeTopic, kSelfTestTopic,  kOffsetMovedEventTopic};
+// TopicValidator.NOT_ALLOWED_SEND_TOPIC_SET (4.x and 5.x): the broker's internal topics. (The
+// trace topic and TBW102 are system topics a client may still name.)
+inline constexpr std::array<std::string_view, 7> kNotAllowedSendTopics = {
+    kScheduleTopic,          kScheduleTopicV2, kTransHalfTopic,       kTransOpHalfTopic,
+    kTransCheckMaxTimeTopic, kSelfTestTopic,   kOffsetMovedEventTopic};
 
 // TopicValidator.isSystemTopic: in kSystemTopics or starting with "rmq_sys_".
 constexpr bool IsSystemTopic(std::string_view topic) {
@@ -48,13 +51,22 @@ constexpr bool IsSystemTopic(std::string_view topic) {
   return topic.starts_with(kSystemTopicPrefix);
 }
 
-// TopicValidator.isNotAllowedSendTopic. Apogee also counts the timer topic, which holds
-// records only the broker writes.
+// TopicValidator.isNotAllowedSendTopic plus, deliberately beyond Java, every "rmq_sys_" topic
+// (the timer topic among them): the broker trusts the properties of what it finds there
+// (REAL_TOPIC, TIMER_OUT_MS), so only the broker writes them
+// (docs/operations/store-safety.md).
 constexpr bool IsNotAllowedSendTopic(std::string_view topic) {
   for (std::string_view t : kNotAllowedSendTopics) {
     if (t == topic) return true;
   }
-  return topic == kTimerTopic;
+  return topic.starts_with(kSystemTopicPrefix);
+}
+
+// Topics where the broker parks a message it later moves to its REAL_TOPIC: a REAL_TOPIC
+// naming one of these would loop, so restores refuse them.
+constexpr bool IsParkingTopic(std::string_view topic) {
+  return topic == kScheduleTopic || topic == kScheduleTopicV2 || topic == kTransHalfTopic ||
+         topic == kTransOpHalfTopic || topic == kTimerTopic;
 }
 
 // Topic name limits: 127 characters (a v1 record's signed length byte); retry and DLQ topics

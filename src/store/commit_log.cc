@@ -8,6 +8,8 @@
 #include "base/crc32.h"
 #include "base/logging.h"
 #include "message/message_format.h"
+#include "store/consume_queue_table.h"
+#include "store/disk_guard.h"
 #include "store/file_allocator.h"
 #include "store/recovery_progress.h"
 #include "store/store_format.h"
@@ -49,7 +51,8 @@ CommitLog::CommitLog(env::Env* env, const StoreConfig& config, const Clock* cloc
     : env_(env),
       config_(config),
       clock_(clock),
-      files_(env, config.CommitLogDir(), config.mapped_file_size_commit_log, allocator) {}
+      files_(env, config.CommitLogDir(), config.mapped_file_size_commit_log, allocator),
+      cq_entries_per_file_(std::max<int64_t>(1, config.ConsumeQueueFileSize() / kCqUnitSize)) {}
 
 Status CommitLog::Load() { return files_.Load(); }
 
@@ -58,6 +61,10 @@ PutResult CommitLog::Append(message::RecordFields f) {
   if (f.topic.empty() || f.topic.size() > message::kMaxTopicLengthV1) {
     log->warn("put refused: topic length {} outside [1, {}]", f.topic.size(),
               message::kMaxTopicLengthV1);
+    return Refuse(PutStatus::kMessageIllegal);
+  }
+  if (!IsIndexableQueue(f.topic, f.queue_id)) {
+    log->warn("put refused: topic '{}' queue {} cannot have a ConsumeQueue", f.topic, f.queue_id);
     return Refuse(PutStatus::kMessageIllegal);
   }
   if (f.body.size() > static_cast<size_t>(config_.max_message_size)) {
@@ -89,6 +96,11 @@ PutResult CommitLog::Append(message::RecordFields f) {
 
   std::lock_guard<std::mutex> lock(put_mu_);
   const int64_t now = clock_->NowMillis();
+  auto it = queue_table_.find(key.view());
+  if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key.view()), 0).first;
+  if (!AdmitLocked(assigns ? it->second : -1, 1, now)) {
+    return Refuse(PutStatus::kServiceNotAvailable);
+  }
   for (int attempt = 0; attempt < 2; ++attempt) {
     Result<std::shared_ptr<MappedFile>> file_or = files_.LastFileOrCreate(0);
     if (!file_or.ok()) {
@@ -104,8 +116,6 @@ PutResult CommitLog::Append(message::RecordFields f) {
       file.set_wrote_position(file.file_size());
       continue;
     }
-    auto it = queue_table_.find(key.view());
-    if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key.view()), 0).first;
     f.queue_offset = assigns ? it->second : 0;
     f.physical_offset = file.start_offset() + pos;
     f.store_timestamp = now;
@@ -135,7 +145,9 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
   if (batch.empty()) return Refuse(PutStatus::kMessageIllegal);
   const std::string_view topic = batch.front().topic;
   const int32_t queue_id = batch.front().queue_id;
-  if (topic.empty() || topic.size() > message::kMaxTopicLengthV1) {
+  if (topic.empty() || topic.size() > message::kMaxTopicLengthV1 ||
+      !IsIndexableQueue(topic, queue_id)) {
+    log->warn("batch refused: topic '{}' queue {} cannot have a ConsumeQueue", topic, queue_id);
     return Refuse(PutStatus::kMessageIllegal);
   }
   int64_t total = 0;
@@ -175,6 +187,11 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
 
   std::lock_guard<std::mutex> lock(put_mu_);
   const int64_t now = clock_->NowMillis();
+  auto it = queue_table_.find(key.view());
+  if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key.view()), 0).first;
+  if (!AdmitLocked(it->second, static_cast<int64_t>(batch.size()), now)) {
+    return Refuse(PutStatus::kServiceNotAvailable);
+  }
   for (int attempt = 0; attempt < 2; ++attempt) {
     Result<std::shared_ptr<MappedFile>> file_or = files_.LastFileOrCreate(0);
     if (!file_or.ok()) {
@@ -189,8 +206,6 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
       file.set_wrote_position(file.file_size());
       continue;
     }
-    auto it = queue_table_.find(key.view());
-    if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key.view()), 0).first;
     const int64_t first_queue_offset = it->second;
     int64_t pos = start;
     for (size_t i = 0; i < batch.size(); ++i) {
@@ -221,6 +236,19 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
     return r;
   }
   return Refuse(PutStatus::kUnknownError);
+}
+
+int64_t CommitLog::NewConsumeQueueFiles(int64_t first_queue_offset, int64_t count) const {
+  if (first_queue_offset < 0 || count <= 0) return 0;
+  // A ConsumeQueue file starts at every multiple of its entry count.
+  const int64_t per = cq_entries_per_file_;
+  const int64_t last = first_queue_offset + count - 1;
+  return last / per - (first_queue_offset + per - 1) / per + 1;
+}
+
+bool CommitLog::AdmitLocked(int64_t first_queue_offset, int64_t count, int64_t now_ms) {
+  if (disk_guard_ == nullptr) return true;
+  return disk_guard_->Admit(NewConsumeQueueFiles(first_queue_offset, count), now_ms);
 }
 
 Status CommitLog::AppendRaw(int64_t offset, std::string_view data) {

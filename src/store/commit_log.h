@@ -53,6 +53,8 @@ struct RecoveryScan {
   std::string stop_reason;  // why the scan stopped (end of data, torn tail, corruption)
 };
 
+class DiskGuard;
+
 class CommitLog {
  public:
   CommitLog(env::Env* env, const StoreConfig& config, const Clock* clock,
@@ -62,6 +64,10 @@ class CommitLog {
 
   // Opens the files; every file counts as full until a recovery sets the real end.
   Status Load();
+  // From now on every append asks `guard` first (under the put lock, with the number of
+  // ConsumeQueue files the message starts) and is refused with SERVICE_NOT_AVAILABLE when
+  // the disk cannot hold what the store must create for it. Set before writes begin.
+  void set_disk_guard(DiskGuard* guard) { disk_guard_ = guard; }
 
   // Appends one message. `fields` gives everything but the queue offset, physical offset and
   // store timestamp, which are assigned here. Validates sizes first (MESSAGE_ILLEGAL,
@@ -124,7 +130,13 @@ class CommitLog {
   MappedFileQueue& files() { return files_; }
   const StoreConfig& config() const { return config_; }
 
+  // How many ConsumeQueue files `count` entries from `first_queue_offset` start (-1: a
+  // record without a queue offset, none).
+  int64_t NewConsumeQueueFiles(int64_t first_queue_offset, int64_t count) const;
+
  private:
+  bool AdmitLocked(int64_t first_queue_offset, int64_t count, int64_t now_ms);
+
   struct KeyHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
@@ -137,6 +149,8 @@ class CommitLog {
   MappedFileQueue files_;
   mutable std::mutex put_mu_;
   QueueTable queue_table_;  // guarded by put_mu_
+  DiskGuard* disk_guard_ = nullptr;
+  const int64_t cq_entries_per_file_;
   std::atomic<int64_t> last_store_timestamp_{0};
 };
 

@@ -8,6 +8,11 @@
 
 namespace apogee::store {
 
+bool IsIndexableQueue(std::string_view topic, int32_t queue_id) {
+  return queue_id >= 0 && !topic.empty() && topic != "." && topic != ".." &&
+         topic.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos;
+}
+
 ConsumeQueueTable::ConsumeQueueTable(env::Env* env, std::string root_dir, int64_t file_size)
     : env_(env), root_dir_(std::move(root_dir)), file_size_(file_size) {}
 
@@ -45,8 +50,7 @@ std::shared_ptr<ConsumeQueue> ConsumeQueueTable::Find(std::string_view topic,
 Result<std::shared_ptr<ConsumeQueue>> ConsumeQueueTable::FindOrCreate(std::string_view topic,
                                                                       int32_t queue_id) {
   if (auto cq = Find(topic, queue_id)) return cq;
-  if (topic.empty() || topic == "." || topic == ".." ||
-      topic.find('/') != std::string_view::npos || queue_id < 0) {
+  if (!IsIndexableQueue(topic, queue_id)) {
     return Status::InvalidArgument(
         fmt::format("cannot make a ConsumeQueue for topic '{}' queue {}", topic, queue_id));
   }

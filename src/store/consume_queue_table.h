@@ -20,6 +20,12 @@
 
 namespace apogee::store {
 
+// Whether a record for `topic` / `queue_id` can have a ConsumeQueue: the topic names one
+// directory (not empty, ".", "..", no '/' or NUL) and the queue id is not negative. The
+// CommitLog refuses records that fail this, so dispatch never meets one it wrote itself.
+// Cheap: no allocation.
+bool IsIndexableQueue(std::string_view topic, int32_t queue_id);
+
 class ConsumeQueueTable {
  public:
   ConsumeQueueTable(env::Env* env, std::string root_dir, int64_t file_size);
@@ -28,7 +34,8 @@ class ConsumeQueueTable {
   Status Load();
   // The queue, or null when it does not exist.
   std::shared_ptr<ConsumeQueue> Find(std::string_view topic, int32_t queue_id) const;
-  // The queue, created (with its directory) when missing.
+  // The queue, created (with its directory) when missing. InvalidArgument when
+  // !IsIndexableQueue (the record is at fault, not the disk).
   Result<std::shared_ptr<ConsumeQueue>> FindOrCreate(std::string_view topic, int32_t queue_id);
   std::vector<std::shared_ptr<ConsumeQueue>> All() const;
   // Deletes every queue of `topic` and its files.

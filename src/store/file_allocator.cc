@@ -53,7 +53,10 @@ Result<std::shared_ptr<MappedFile>> FileAllocator::Take(env::Env* env, const std
       if (req) {
         done_cv_.wait(lock, [&] { return req->done; });
         requests_.erase(path);
-        if (req->result.ok()) return req->result;
+        if (req->result.ok()) {
+          prepared_bytes_.fetch_sub(req->size, std::memory_order_relaxed);
+          return req->result;
+        }
         GetLogger("store")->warn("background creation of {} failed ({}); retrying inline", path,
                                  req->result.status().ToString());
       }
@@ -74,7 +77,10 @@ void FileAllocator::DiscardPrepared() {
     // Not a structured binding: clang 14 cannot capture those in a lambda.
     std::shared_ptr<Request>& req = entry.second;
     done_cv_.wait(lock, [&] { return req->done; });
-    if (req->result.ok()) (void)req->result.value()->Destroy();
+    if (req->result.ok()) {
+      prepared_bytes_.fetch_sub(req->size, std::memory_order_relaxed);
+      (void)req->result.value()->Destroy();
+    }
   }
   requests_.clear();
 }
@@ -96,6 +102,7 @@ void FileAllocator::Run() {
     Result<std::shared_ptr<MappedFile>> result = CreateFile(*req);
     {
       std::lock_guard<std::mutex> lock(mu_);
+      if (result.ok()) prepared_bytes_.fetch_add(req->size, std::memory_order_relaxed);
       req->result = std::move(result);
       req->done = true;
     }

@@ -9,12 +9,13 @@
 // Thread-safety: Prepare/Take may be called from any thread; one background thread works.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <condition_variable>
 #include <string>
 
 #include "base/service_thread.h"
@@ -38,6 +39,9 @@ class FileAllocator : public ServiceThread {
   // Drops prepared files that were not taken (deleting them) — at shutdown, so no empty
   // file past the end of the log is left behind to confuse the next load.
   void DiscardPrepared();
+  // Bytes of files created in the background and not yet taken: disk space already
+  // allocated for the next CommitLog file (DiskGuard does not keep it free again).
+  int64_t PreparedBytes() const { return prepared_bytes_.load(std::memory_order_relaxed); }
 
  protected:
   void Run() override;
@@ -55,6 +59,7 @@ class FileAllocator : public ServiceThread {
   Result<std::shared_ptr<MappedFile>> CreateFile(const Request& request) const;
 
   const bool warm_;
+  std::atomic<int64_t> prepared_bytes_{0};
   std::mutex mu_;
   std::condition_variable done_cv_;
   std::map<std::string, std::shared_ptr<Request>> requests_;  // guarded by mu_, by path

@@ -65,7 +65,10 @@ Result<std::shared_ptr<MappedFile>> MappedFileQueue::LastFileOrCreate(int64_t of
   int64_t start;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!files_.empty() && !files_.back()->IsFull()) return files_.back();
+    if (!files_.empty() && !files_.back()->IsFull()) {
+      MaybePrepareNextLocked();
+      return files_.back();
+    }
     start = files_.empty() ? offset_if_empty - offset_if_empty % file_size_
                            : files_.back()->start_offset() + file_size_;
   }
@@ -77,13 +80,20 @@ Result<std::shared_ptr<MappedFile>> MappedFileQueue::LastFileOrCreate(int64_t of
   std::lock_guard<std::mutex> lock(mu_);
   if (files_.empty() && flushed_where_.load() == 0) flushed_where_.store(start);
   files_.push_back(*created);
-  if (allocator_) {
-    // Java pre-creates the next file and the one after; one ahead is enough to keep the
-    // creation (and warming) off the put path.
-    int64_t next = start + file_size_;
-    allocator_->Prepare(env_, env::JoinPath(dir_, MappedFile::FileNameOf(next)), next, file_size_);
-  }
   return *created;
+}
+
+void MappedFileQueue::MaybePrepareNextLocked() {
+  // Java pre-creates the next file and the one after as soon as a file is created, so an
+  // idle broker holds two (2 GiB by default). One ahead, asked for once the current file
+  // is half written, keeps the creation (and warming) off the put path all the same: half
+  // a file of writes is far longer than creating one.
+  if (!allocator_) return;
+  const MappedFile& last = *files_.back();
+  const int64_t next = last.start_offset() + file_size_;
+  if (prepared_next_ == next || last.wrote_position() < file_size_ / 2) return;
+  prepared_next_ = next;
+  allocator_->Prepare(env_, env::JoinPath(dir_, MappedFile::FileNameOf(next)), next, file_size_);
 }
 
 std::shared_ptr<MappedFile> MappedFileQueue::FindFileByOffset(int64_t offset) const {

@@ -71,12 +71,16 @@ class MappedFileQueue {
   Status DeleteFirstFiles(size_t n);
 
  private:
+  // Asks the allocator for the file after the last one once the last is half written.
+  void MaybePrepareNextLocked();
+
   env::Env* env_;
   std::string dir_;
   int64_t file_size_;
   FileAllocator* allocator_;
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<MappedFile>> files_;  // guarded by mu_, ascending offsets
+  int64_t prepared_next_ = -1;  // guarded by mu_: start of the file asked of the allocator
   std::atomic<int64_t> flushed_where_{0};
 };
 

@@ -9,13 +9,15 @@
 
 #include "base/logging.h"
 #include "env/disk_usage.h"
-#include "message/properties.h"
 #include "message/message_format.h"
+#include "message/properties.h"
 #include "store/commit_log.h"
 #include "store/consume_queue_table.h"
+#include "store/disk_guard.h"
 #include "store/dispatch_request.h"
 #include "store/file_allocator.h"
 #include "store/flush_service.h"
+#include "store/index_file.h"
 #include "store/index_service.h"
 #include "store/periodic_task.h"
 #include "store/reput_service.h"
@@ -92,7 +94,7 @@ Status MessageStore::Load() {
   last_exit_ok_ = !env_->FileExists(config_.AbortPath());
   log->info("opening store {} ({} exit)", root, last_exit_ok_ ? "clean" : "ABNORMAL");
 
-  allocator_ = std::make_unique<FileAllocator>(config_.warm_mapped_file_enable);
+  allocator_ = std::make_unique<FileAllocator>(config_.PreWriteCommitLogFiles());
   commit_log_ = std::make_unique<CommitLog>(env_, config_, clock_, allocator_.get());
   APOGEE_RETURN_IF_ERROR(commit_log_->Load().Prefixed("loading the CommitLog"));
   APOGEE_ASSIGN_OR_RETURN(checkpoint_, StoreCheckpoint::Open(env_, config_.CheckpointPath()));
@@ -102,6 +104,20 @@ Status MessageStore::Load() {
   index_ = std::make_unique<IndexService>(env_, config_.IndexDir(), config_.max_hash_slot_num,
                                           config_.max_index_num, checkpoint_.get(), clock_);
   APOGEE_RETURN_IF_ERROR(index_->Load(last_exit_ok_).Prefixed("loading index files"));
+  DiskGuard::Options disk;
+  disk.commit_log_dir = config_.CommitLogDir();
+  disk.root_dir = root;
+  disk.commit_log_file_size = config_.mapped_file_size_commit_log;
+  disk.consume_queue_file_size = config_.ConsumeQueueFileSize();
+  disk.index_file_size =
+      config_.message_index_enable
+          ? IndexFile::FileSizeFor(config_.max_hash_slot_num, config_.max_index_num)
+          : 0;
+  disk.warning_ratio = config_.disk_space_warning_level_ratio;
+  disk.config_margin_bytes = std::min<int64_t>(8 << 20, config_.mapped_file_size_commit_log);
+  disk_guard_ = std::make_unique<DiskGuard>(
+      env_, std::move(disk), [allocator = allocator_.get()] { return allocator->PreparedBytes(); });
+  commit_log_->set_disk_guard(disk_guard_.get());
   reput_ = std::make_unique<ReputService>(
       commit_log_.get(), [this] { return ReadableLimit(); },
       [this](const DispatchRequest& r) { return Dispatch(r); },
@@ -136,7 +152,9 @@ Status MessageStore::Recover() {
   if (config_.message_index_enable) dispatch_from = std::min(dispatch_from, index_->RebuildFrom());
   dispatch_from = std::clamp(dispatch_from, cl_min, std::max(cl_min, end));
   reput_->set_reput_from(dispatch_from);
+  reput_->set_skip_corrupt(false);
   Status s = reput_->DoReput();
+  reput_->set_skip_corrupt(true);
   if (!s.ok()) {
     // The ConsumeQueues disagree with the CommitLog in a way re-dispatching the tail cannot
     // mend: rebuild them from the whole CommitLog.
@@ -170,10 +188,12 @@ Status MessageStore::Recover() {
   recovery_.dispatched_from = dispatch_from;
   recovery_.stop_reason = scan.stop_reason;
   recovery_.elapsed_ms = SteadyMillis() - begin_ms;
-  log->info("store recovered in {} ms: CommitLog [{}, {}), scanned {} bytes from {}, "
-            "re-dispatched from {} ({})",
-            recovery_.elapsed_ms, cl_min, end, scan.bytes, start, dispatch_from,
-            scan.stop_reason);
+  recovery_.skipped_records = reput_->skipped_records();
+  log->info(
+      "store recovered in {} ms: CommitLog [{}, {}), scanned {} bytes from {}, "
+      "re-dispatched from {} ({}), {} record(s) that cannot be indexed skipped",
+      recovery_.elapsed_ms, cl_min, end, scan.bytes, start, dispatch_from, scan.stop_reason,
+      recovery_.skipped_records);
   return Status::OK();
 }
 
@@ -225,6 +245,10 @@ Status MessageStore::Start() {
         on_error);
     flush_real_time_->Start();
   }
+  // Records from here on were admitted by the DiskGuard, which counts the ConsumeQueue
+  // files they start until dispatch has created them.
+  guard_counts_from_ = commit_log_->MaxOffset();
+  (void)CheckDiskSpace();
   reput_->Start();
   last_cq_thorough_ms_ = clock_->SteadyMillis();
   cq_flusher_ = std::make_unique<PeriodicTask>(
@@ -246,6 +270,14 @@ Status MessageStore::Start() {
       false);
   cleaner_->Start();
   GetLogger("store")->info("store started ({}, {})", config_.flush_disk_type, config_.broker_role);
+  if (config_.clean_unexpired_file_forcibly_enable && config_.clean_file_forcibly_enable) {
+    GetLogger("store")->warn(
+        "cleanUnexpiredFileForciblyEnable=true: when the disk passes "
+        "diskSpaceCleanForciblyRatio ({}%), CommitLog files younger than fileReservedTime are "
+        "deleted, ACKNOWLEDGED MESSAGES NO CONSUMER HAS READ INCLUDED (Java's behaviour). "
+        "Without it, writes are refused instead.",
+        config_.disk_space_clean_forcibly_ratio);
+  }
   return Status::OK();
 }
 
@@ -300,6 +332,12 @@ int64_t MessageStore::ReadableLimit() const {
                                                             : commit_log_->MaxOffset();
 }
 
+int64_t MessageStore::SkippedRecords() const { return reput_ ? reput_->skipped_records() : 0; }
+
+int64_t MessageStore::LastSkippedRecordOffset() const {
+  return reput_ ? reput_->last_skipped_offset() : -1;
+}
+
 Status MessageStore::Dispatch(const DispatchRequest& r) {
   if (ShouldDispatchToConsumeQueue(r.sys_flag)) {
     APOGEE_ASSIGN_OR_RETURN(auto cq, consume_queues_->FindOrCreate(r.topic, r.queue_id));
@@ -308,6 +346,10 @@ Status MessageStore::Dispatch(const DispatchRequest& r) {
         r.delay_level > 0 ? r.store_timestamp + delay_levels_.DelayMillis(r.delay_level)
                           : r.tag_code;
     APOGEE_RETURN_IF_ERROR(cq->PutEntry(CqEntry{r.phy_offset, r.size, tag_code}, r.queue_offset));
+    if (r.phy_offset >= guard_counts_from_ &&
+        commit_log_->NewConsumeQueueFiles(r.queue_offset, 1)) {
+      disk_guard_->OnConsumeQueueFileCreated();  // the one the put was admitted with
+    }
     if (arriving_listener_) {
       bool seen = false;
       for (auto& t : touched_queues_) {
@@ -365,13 +407,13 @@ void MessageStore::MarkUnwritable(const std::string& reason) {
 }
 
 bool MessageStore::writable() const {
-  return started_ && !shutdown_ && !flush_failed_ && !disk_full_;
+  return started_ && !shutdown_ && !flush_failed_ && !(disk_guard_ && disk_guard_->full());
 }
 
 std::string MessageStore::unwritable_reason() const {
   if (!started_) return "store not started";
   if (shutdown_) return "store shut down";
-  if (disk_full_) return "disk full";
+  if (!flush_failed_ && disk_guard_ && disk_guard_->full()) return disk_guard_->reason();
   std::lock_guard<std::mutex> lock(state_mu_);
   return unwritable_reason_;
 }
@@ -380,7 +422,9 @@ std::string MessageStore::unwritable_reason() const {
 
 void MessageStore::PutMessage(message::RecordFields fields, bool wait_store_msg_ok,
                               PutCallback done) {
-  if (config_.role() == BrokerRole::kSlave || !writable()) {
+  // A full disk is not checked here: the CommitLog asks the DiskGuard under its put lock,
+  // which re-reads the free space now and then, so writes resume once space is back.
+  if (config_.role() == BrokerRole::kSlave || !started_ || shutdown_ || flush_failed_) {
     done(Refused(PutStatus::kServiceNotAvailable));
     return;
   }
@@ -397,7 +441,7 @@ void MessageStore::PutMessage(message::RecordFields fields, bool wait_store_msg_
 
 void MessageStore::PutMessages(std::vector<message::RecordFields> batch, bool wait_store_msg_ok,
                                PutCallback done) {
-  if (config_.role() == BrokerRole::kSlave || !writable()) {
+  if (config_.role() == BrokerRole::kSlave || !started_ || shutdown_ || flush_failed_) {
     done(Refused(PutStatus::kServiceNotAvailable));
     return;
   }
@@ -709,28 +753,7 @@ Status MessageStore::DeleteTopic(std::string_view topic) {
 
 // ---- retention ----
 
-Status MessageStore::CheckDiskSpace() {
-  Result<env::DiskSpace> space = env_->GetDiskSpace(config_.CommitLogDir());
-  if (!space.ok() || space->total_bytes == 0) return space.status();
-  const double used = env::DiskUsedRatio(*space);
-  // Full when above the warning ratio, or when not even one more CommitLog file fits (a
-  // roll would fail).
-  bool full = used * 100 > config_.disk_space_warning_level_ratio ||
-              space->free_bytes < static_cast<uint64_t>(config_.mapped_file_size_commit_log);
-  if (full != disk_full_.load()) {
-    disk_full_ = full;
-    if (full) {
-      GetLogger("store")->error(
-          "disk {} is full ({:.1f}% used, {} bytes free; limits: diskSpaceWarningLevelRatio "
-          "{}%, one CommitLog file of {} bytes): refusing writes",
-          config_.CommitLogDir(), used * 100, space->free_bytes,
-          config_.disk_space_warning_level_ratio, config_.mapped_file_size_commit_log);
-    } else {
-      GetLogger("store")->info("disk usage back to {:.1f}%: accepting writes", used * 100);
-    }
-  }
-  return Status::OK();
-}
+Status MessageStore::CheckDiskSpace() { return disk_guard_->Refresh(); }
 
 Status MessageStore::CleanExpiredFiles(bool force) {
   APOGEE_RETURN_IF_ERROR(CheckDiskSpace());
@@ -747,9 +770,12 @@ Status MessageStore::CleanExpiredFiles(bool force) {
   if (!is_time && !is_space && !clean_at_once) return Status::OK();
   int64_t expire_before =
       clock_->NowMillis() - int64_t{config_.file_reserved_time} * 3600 * 1000;
-  APOGEE_ASSIGN_OR_RETURN(
-      int deleted, commit_log_->DeleteExpiredFiles(expire_before, kDeleteFilesBatchMax,
-                                                   clean_at_once));
+  // A nearly full disk deletes expired files at any hour, but never younger ones unless
+  // asked (cleanUnexpiredFileForciblyEnable, Java's way): writes are refused instead, so
+  // nothing acknowledged and unread is lost to make room for more.
+  const bool ignore_age = force || (clean_at_once && config_.clean_unexpired_file_forcibly_enable);
+  APOGEE_ASSIGN_OR_RETURN(int deleted, commit_log_->DeleteExpiredFiles(
+                                           expire_before, kDeleteFilesBatchMax, ignore_age));
   if (deleted == 0) return Status::OK();
   const int64_t cl_min = commit_log_->MinOffset();
   for (auto& cq : consume_queues_->All()) {

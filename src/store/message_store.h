@@ -40,6 +40,7 @@ namespace apogee::store {
 
 class CommitLog;
 class ConsumeQueueTable;
+class DiskGuard;
 class FileAllocator;
 class GroupCommitService;
 class FlushRealTimeService;
@@ -67,6 +68,8 @@ struct RecoveryReport {
   int64_t dispatched_from = 0;   // where ConsumeQueue/IndexFile rebuild began
   int64_t elapsed_ms = 0;
   std::string stop_reason;
+  // Records recovery could not index (ReputService::DoReput) and skipped.
+  int64_t skipped_records = 0;
 };
 
 class MessageStore : public ReplicationStore {
@@ -139,6 +142,11 @@ class MessageStore : public ReplicationStore {
   bool writable() const;
   std::string unwritable_reason() const;
   int64_t DispatchBehindBytes() const;
+  // CommitLog records dispatch skipped because they cannot be indexed (a topic or queue id
+  // no ConsumeQueue can have), since the store opened, recovery included; -1 / the offset
+  // of the last one. For metrics and `mqstore`.
+  int64_t SkippedRecords() const;
+  int64_t LastSkippedRecordOffset() const;
   const RecoveryReport& recovery_report() const { return recovery_; }
   const StoreConfig& config() const { return config_; }
   // Before Start: cuts the CommitLog back to `phy_offset` (a record boundary; the tail is
@@ -172,6 +180,7 @@ class MessageStore : public ReplicationStore {
   std::unique_ptr<env::FileLock> lock_;
   std::unique_ptr<FileAllocator> allocator_;
   std::unique_ptr<CommitLog> commit_log_;
+  std::unique_ptr<DiskGuard> disk_guard_;
   std::unique_ptr<StoreCheckpoint> checkpoint_;
   std::unique_ptr<ConsumeQueueTable> consume_queues_;
   std::unique_ptr<IndexService> index_;
@@ -186,12 +195,12 @@ class MessageStore : public ReplicationStore {
   std::atomic<bool> started_{false};
   std::atomic<bool> shutdown_{false};
   std::atomic<bool> flush_failed_{false};
-  std::atomic<bool> disk_full_{false};
   mutable std::mutex state_mu_;
   std::string unwritable_reason_;  // guarded by state_mu_
   MessageArrivingListener arriving_listener_;  // set before Start
   ReplicaWaiter replica_waiter_;               // set before Start
   int64_t last_cq_thorough_ms_ = 0;            // cq flusher thread only
+  int64_t guard_counts_from_ = INT64_MAX;      // set in Start before the reput runs
   // Store time of the last dispatched record; the checkpoint takes it after a CQ flush.
   std::atomic<int64_t> dispatched_store_ts_{0};
   // Queues touched by the current reput batch, for the arrival listener (reput thread only).

@@ -54,7 +54,18 @@ Status ReputService::DoReput() {
     if (offset + static_cast<int64_t>(r.size) > limit) break;  // not yet readable
     DispatchRequest req = MakeDispatchRequest(r.record, offset, static_cast<int32_t>(r.size));
     Status s = dispatch_(req);
-    if (!s.ok()) {
+    if (!s.ok() &&
+        (s.Is(StatusCode::kInvalidArgument) || (skip_corrupt_ && s.Is(StatusCode::kCorruption)))) {
+      // The record is at fault, not the disk: retrying cannot help, and stopping here
+      // would leave every later message of every topic unreadable.
+      skipped_records_.fetch_add(1, std::memory_order_relaxed);
+      last_skipped_offset_.store(offset, std::memory_order_relaxed);
+      GetLogger("store")->error(
+          "reput skips the record at CommitLog offset {} ({} bytes, topic '{}' queue {}): {}; "
+          "{} record(s) skipped so far",
+          offset, r.size, req.topic.substr(0, 256), req.queue_id, s.ToString(),
+          skipped_records_.load(std::memory_order_relaxed));
+    } else if (!s.ok()) {
       result = s.Prefixed(fmt::format("dispatching CommitLog offset {}", offset));
       break;
     }

@@ -34,9 +34,23 @@ class ReputService : public ServiceThread {
   // Bytes written but not yet dispatched.
   int64_t DispatchBehindBytes() const;
 
-  // Dispatches everything readable now. Stops (with the error) at a record that does not
-  // decode or a dispatch failure, leaving reput_from() at that record.
+  // Dispatches everything readable now. A record the dispatcher cannot index
+  // (InvalidArgument: its topic or queue id cannot name a ConsumeQueue; Corruption too,
+  // unless set_skip_corrupt(false)) is skipped: counted, logged once with its offset, and
+  // the reput goes on, so one bad record never stops the store. Stops (with the error) at
+  // a record that does not decode or any other dispatch failure (IO, no space), leaving
+  // reput_from() at that record to be retried.
   Status DoReput();
+
+  // Recovery's first pass turns this off so that a ConsumeQueue that disagrees with the
+  // CommitLog (Corruption) is rebuilt instead of skipped.
+  void set_skip_corrupt(bool skip) { skip_corrupt_ = skip; }
+  // Records skipped since the store opened, and the CommitLog offset of the last one
+  // (-1: none). Exported as a metric.
+  int64_t skipped_records() const { return skipped_records_.load(std::memory_order_relaxed); }
+  int64_t last_skipped_offset() const {
+    return last_skipped_offset_.load(std::memory_order_relaxed);
+  }
 
  protected:
   void Run() override;
@@ -47,6 +61,9 @@ class ReputService : public ServiceThread {
   DispatchFn dispatch_;
   BatchDoneFn batch_done_;
   std::atomic<int64_t> reput_from_{0};
+  bool skip_corrupt_ = true;
+  std::atomic<int64_t> skipped_records_{0};
+  std::atomic<int64_t> last_skipped_offset_{-1};
 };
 
 }  // namespace apogee::store

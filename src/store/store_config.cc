@@ -57,6 +57,10 @@ std::vector<int> StoreConfig::DeleteHours() const {
   return hours;
 }
 
+bool StoreConfig::PreWriteCommitLogFiles() const {
+  return warm_mapped_file_enable || flush_type() == FlushDiskType::kSyncFlush;
+}
+
 Status StoreConfig::Validate() const {
   // A CommitLog file must hold at least one maximal record plus the BLANK filler.
   int64_t min_commit_log = 4096;
@@ -94,8 +98,8 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
   t.Add("storePathRootDir", &c->store_path_root_dir, "store root directory (default ~/store)")
       .Add("storePathCommitLog", &c->store_path_commit_log,
            "CommitLog directory (default <storePathRootDir>/commitlog)")
-      .Add("mappedFileSizeCommitLog", &c->mapped_file_size_commit_log,
-           "bytes per CommitLog file", false, 1, INT64_MAX)
+      .Add("mappedFileSizeCommitLog", &c->mapped_file_size_commit_log, "bytes per CommitLog file",
+           false, 1, INT64_MAX)
       .Add("mappedFileSizeConsumeQueue", &c->mapped_file_size_consume_queue,
            "bytes per ConsumeQueue file, rounded up to a multiple of 20", false, 1, INT64_MAX)
       .AddEnum("flushDiskType", &c->flush_disk_type, {"ASYNC_FLUSH", "SYNC_FLUSH"},
@@ -120,8 +124,8 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
       .Add("flushConsumeQueueThoroughInterval", &c->flush_consume_queue_thorough_interval,
            "ms after which ConsumeQueues and the checkpoint are flushed regardless", true, 0,
            INT32_MAX)
-      .Add("cleanResourceInterval", &c->clean_resource_interval,
-           "ms between retention passes", true, 1, INT32_MAX)
+      .Add("cleanResourceInterval", &c->clean_resource_interval, "ms between retention passes",
+           true, 1, INT32_MAX)
       .Add("deleteCommitLogFilesInterval", &c->delete_commit_log_files_interval,
            "ms between two CommitLog file deletions in one pass", true, 0, INT32_MAX)
       .Add("deleteConsumeQueueFilesInterval", &c->delete_consume_queue_files_interval,
@@ -139,7 +143,13 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
       .Add("diskSpaceCleanForciblyRatio", &c->disk_space_clean_forcibly_ratio,
            "percent disk use above which files are deleted regardless of age", true, 0, 100)
       .Add("cleanFileForciblyEnable", &c->clean_file_forcibly_enable,
-           "allow deleting unexpired files when the disk is nearly full", true)
+           "clean at once (expired files at any hour) when the disk passes "
+           "diskSpaceCleanForciblyRatio",
+           true)
+      .Add("cleanUnexpiredFileForciblyEnable", &c->clean_unexpired_file_forcibly_enable,
+           "Apogee: let that forced clean delete files younger than fileReservedTime, "
+           "unconsumed messages included (Java's behaviour; default false)",
+           true)
       .Add("maxMessageSize", &c->max_message_size, "largest accepted message body in bytes", true,
            1, INT32_MAX)
       .Add("checkCRCOnRecover", &c->check_crc_on_recover,
@@ -147,8 +157,7 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
       .Add("messageIndexEnable", &c->message_index_enable, "build the key index (IndexFile)")
       .Add("messageIndexSafe", &c->message_index_safe,
            "after a crash, recover from the index checkpoint too")
-      .Add("maxHashSlotNum", &c->max_hash_slot_num, "hash slots per IndexFile", false, 1,
-           INT32_MAX)
+      .Add("maxHashSlotNum", &c->max_hash_slot_num, "hash slots per IndexFile", false, 1, INT32_MAX)
       .Add("maxIndexNum", &c->max_index_num, "entries per IndexFile", false, 2, INT32_MAX)
       .Add("defaultQueryMaxNum", &c->default_query_max_num, "messages returned by a key query",
            true, 1, INT32_MAX)
@@ -163,7 +172,7 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
       .Add("accessMessageInMemoryMaxRatio", &c->access_message_in_memory_max_ratio,
            "percent of RAM behind the max offset still counted as in memory", true, 0, 100)
       .Add("warmMapedFileEnable", &c->warm_mapped_file_enable,
-           "pre-write new CommitLog files in the background (Apogee default true)")
+           "pre-write new CommitLog files in the background (always done under SYNC_FLUSH)")
       .Add("messageDelayLevel", &c->message_delay_level,
            "delay levels of scheduled messages (s, m, h, d)");
   return t;

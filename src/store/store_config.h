@@ -48,6 +48,11 @@ struct StoreConfig {
   int32_t disk_space_warning_level_ratio = 90;
   int32_t disk_space_clean_forcibly_ratio = 85;
   bool clean_file_forcibly_enable = true;
+  // Apogee: when the disk passes diskSpaceCleanForciblyRatio, Java deletes CommitLog files
+  // whatever their age, acknowledged messages no consumer has read included. Apogee's forced
+  // clean deletes only files older than fileReservedTime and refuses writes instead
+  // (docs/operations/disk.md); true restores Java's behaviour (warned about at start).
+  bool clean_unexpired_file_forcibly_enable = false;
 
   int32_t max_message_size = 4194304;
   bool check_crc_on_recover = true;
@@ -64,9 +69,13 @@ struct StoreConfig {
   int32_t max_transfer_count_on_message_in_disk = 8;
   int32_t access_message_in_memory_max_ratio = 40;
 
-  // Java default false; Apogee pre-writes the next CommitLog file in the background by
-  // default because fdatasync into never-written blocks costs ~50x more (group commit).
-  bool warm_mapped_file_enable = true;
+  // Java's default (false). Under SYNC_FLUSH new CommitLog files are pre-written whatever
+  // this says: an fdatasync into never-written blocks costs many times one into written
+  // ones, and group commit pays it per batch (docs/operations/disk.md has the figures).
+  // Under ASYNC_FLUSH pre-writing only doubles the page-cache writes.
+  bool warm_mapped_file_enable = false;
+  // Whether new CommitLog files are pre-written: warmMapedFileEnable, or SYNC_FLUSH.
+  bool PreWriteCommitLogFiles() const;
 
   // Delay levels of scheduled messages (Java's MessageStoreConfig.messageDelayLevel): the
   // store computes a SCHEDULE_TOPIC_XXXX record's tag code (its delivery time) from it.

@@ -10,6 +10,8 @@
 #include "message/message_id.h"
 #include "message/message_record.h"
 #include "message/properties.h"
+#include "store/consume_queue_table.h"
+#include "store/dispatch_request.h"
 #include "store/index_file.h"
 #include "store/mapped_file.h"
 #include "store/store_checkpoint.h"
@@ -93,6 +95,12 @@ Result<InspectReport> InspectCommitLog(env::Env* env, const std::string& path,
         ++report.records;
         report.bytes += static_cast<int64_t>(r.size);
         ++per_topic[std::string(v.topic)];
+        if (ShouldDispatchToConsumeQueue(v.sys_flag) && !IsIndexableQueue(v.topic, v.queue_id)) {
+          report.warnings.push_back(fmt::format(
+              "{} offset {}: topic '{}' queue {} cannot have a ConsumeQueue; the broker skips "
+              "this record at dispatch (not consumable)",
+              p, offset, v.topic.substr(0, 256), v.queue_id));
+        }
         min_ts = std::min(min_ts, v.store_timestamp);
         max_ts = std::max(max_ts, v.store_timestamp);
         if (options.dump) {
@@ -140,6 +148,7 @@ Result<InspectReport> InspectCommitLog(env::Env* env, const std::string& path,
     report.text += fmt::format("store time {} .. {}\n", FormatTime(min_ts), FormatTime(max_ts));
   }
   for (const auto& [topic, n] : per_topic) report.text += fmt::format("  topic {}: {}\n", topic, n);
+  for (const std::string& warning : report.warnings) report.text += "WARNING " + warning + "\n";
   for (const std::string& problem : report.problems) report.text += "PROBLEM " + problem + "\n";
   report.text += report.ok() ? "OK: every record verified\n"
                              : fmt::format("{} PROBLEM(S)\n", report.problems.size());

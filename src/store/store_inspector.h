@@ -23,6 +23,9 @@ struct InspectOptions {
 struct InspectReport {
   std::string text;                   // what the tool prints
   std::vector<std::string> problems;  // corruption found (file, offset, reason)
+  // Sound records the broker cannot index and skips at dispatch (a topic or queue id no
+  // ConsumeQueue can have): the store still opens, but they are not consumable.
+  std::vector<std::string> warnings;
   int64_t files = 0;
   int64_t records = 0;  // messages, entries or index entries
   int64_t blanks = 0;   // BLANK fillers / pre-fill entries

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "broker/consumer_offset_manager.h"
 #include "broker/send_message_processor.h"
 #include "protocol/consumer_headers.h"
@@ -115,6 +117,21 @@ TEST_F(ConsumerManageProcessorTest, UpdateErrorPaths) {
   r = Call(processor_, Request(req::kUpdateConsumerOffset, Update("T", -1, 1)));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->code, rc::kInvalidParameter);
+  // A queue the topic does not have, and offsets below -1, are refused (nothing stored).
+  r = Call(processor_, Request(req::kUpdateConsumerOffset, Update("T", 2147483647, 1)));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kInvalidParameter);
+  EXPECT_NE(r->remark->find("2147483647"), std::string::npos) << *r->remark;
+  r = Call(processor_, Request(req::kUpdateConsumerOffset, Update("T", 2, 1)));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kInvalidParameter);
+  r = Call(processor_, Request(req::kUpdateConsumerOffset, Update("T", 0, INT64_MIN)));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kInvalidParameter);
+  EXPECT_NE(r->remark->find("commitOffset"), std::string::npos) << *r->remark;
+  r = Call(processor_, Request(req::kUpdateConsumerOffset, Update("T", 0, -2)));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kInvalidParameter);
   protocol::RemotingCommand malformed = Request(req::kUpdateConsumerOffset, Update("T", 0, 1));
   malformed.ext_fields.Erase("commitOffset");
   r = Call(processor_, std::move(malformed));
@@ -122,6 +139,13 @@ TEST_F(ConsumerManageProcessorTest, UpdateErrorPaths) {
   EXPECT_EQ(r->code, rc::kSystemError);
   EXPECT_NE(r->remark->find("commitOffset"), std::string::npos);
   EXPECT_EQ(harness_.context.consumer_offset_manager->AllOffsets().size(), 0u);
+}
+
+// ali-ons persists -1 for a queue it has no offset for: accepted, as Java does.
+TEST_F(ConsumerManageProcessorTest, MinusOneIsAcceptedAsNoOffset) {
+  auto r = Call(processor_, Request(req::kUpdateConsumerOffset, Update("T", 1, -1)));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kSuccess);
 }
 
 TEST_F(ConsumerManageProcessorTest, QueueOffsetsAndTimes) {

@@ -153,5 +153,41 @@ TEST(MessageRedirectTest, RestoreNamesAMissingProperty) {
   EXPECT_NE(s.message().find("REAL_QID 'x'"), std::string::npos);
 }
 
+// REAL_TOPIC / REAL_QID read back from disk are checked as the broker writes them: a value
+// no send could have produced is Corruption (the caller drops the message), never a topic
+// the store cannot hold or a parking topic that would loop.
+TEST(MessageRedirectTest, RestoreRefusesWhatTheBrokerNeverWrites) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"a/b", "0"},                  // not a topic name (no ConsumeQueue directory)
+      {"", "0"},                     // empty
+      {"TBW102", "0"},               // reserved
+      {"SCHEDULE_TOPIC_XXXX", "0"},  // a parking topic: would loop
+      {"rmq_sys_wheel_timer", "0"},
+      {"RMQ_SYS_TRANS_HALF_TOPIC", "0"},
+      {"T", "-1"},
+      {"T", "65535"},
+      {"T", "2147483647"},
+      {"T", "1e3"},
+  };
+  for (const auto& [topic, qid] : bad) {
+    MessageExt m = Msg({{"REAL_TOPIC", topic}, {"REAL_QID", qid}});
+    m.topic = "rmq_sys_wheel_timer";
+    Status s = RestoreRealTopic(RouteOf(&m));
+    EXPECT_TRUE(s.Is(StatusCode::kCorruption)) << topic << " " << qid << ": " << s.ToString();
+    EXPECT_EQ(m.topic, "rmq_sys_wheel_timer");  // left as it was
+  }
+  std::string long_topic(300, 'x');
+  MessageExt m = Msg({{"REAL_TOPIC", long_topic}, {"REAL_QID", "0"}});
+  EXPECT_FALSE(RestoreRealTopic(RouteOf(&m)).ok());
+  // Retry topics carry a group name and may be longer than a topic.
+  std::string retry = "%RETRY%" + std::string(200, 'g');
+  MessageExt r = Msg({{"REAL_TOPIC", retry}, {"REAL_QID", "0"}});
+  ASSERT_TRUE(RestoreRealTopic(RouteOf(&r)).ok());
+  EXPECT_EQ(r.topic, retry);
+  MessageExt ok = Msg({{"REAL_TOPIC", "T"}, {"REAL_QID", "65534"}});
+  ASSERT_TRUE(RestoreRealTopic(RouteOf(&ok)).ok());
+  EXPECT_EQ(ok.queue_id, 65534);
+}
+
 }  // namespace
 }  // namespace apogee::broker

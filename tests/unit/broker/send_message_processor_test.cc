@@ -141,6 +141,49 @@ TEST_F(SendMessageProcessorTest, BrokerOnlyTopicsAreForbidden) {
   EXPECT_NE(r->remark->find("SCHEDULE_TOPIC_XXXX"), std::string::npos);
 }
 
+// Java's NOT_ALLOWED_SEND_TOPIC_SET plus every rmq_sys_ topic (the timer topic's
+// REAL_TOPIC and TIMER_OUT_MS are trusted later), with Java's code and remark; the trace
+// topic and BenchmarkTest stay open.
+TEST_F(SendMessageProcessorTest, SystemTopicsOnlyTheBrokerWritesAreForbidden) {
+  for (const char* topic :
+       {"SCHEDULE_TOPIC_XXXX", "SCHEDULE_TOPIC_XXXX_V2", "RMQ_SYS_TRANS_HALF_TOPIC",
+        "RMQ_SYS_TRANS_OP_HALF_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC", "SELF_TEST_TOPIC",
+        "OFFSET_MOVED_EVENT", "rmq_sys_wheel_timer", "rmq_sys_anything"}) {
+    auto r = Call(processor_, SendRequest(topic, 0, "x"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->code, rc::kNoPermission) << topic;
+    EXPECT_EQ(r->remark.value_or(""),
+              std::string("Sending message to topic[") + topic + "] is forbidden.");
+  }
+  for (const char* topic : {"RMQ_SYS_TRACE_TOPIC", "BenchmarkTest"}) {
+    auto r = Call(processor_, SendRequest(topic, 0, "x"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->code, rc::kSuccess) << topic << ": " << r->remark.value_or("");
+  }
+  auto tbw = Call(processor_, SendRequest("TBW102", 0, "x"));
+  ASSERT_TRUE(tbw);
+  EXPECT_NE(tbw->code, rc::kSuccess);
+}
+
+// A sysFlag the store would keep but never deliver (negative, unknown bits, ROLLBACK) is
+// refused instead of acknowledged.
+TEST_F(SendMessageProcessorTest, InvalidSysFlagIsIllegal) {
+  harness_.AddTopic("T", 1);
+  for (const char* flag : {"-1", "12", "4096", "-2147483648"}) {
+    protocol::RemotingCommand request = SendRequest("T", 0, "x");
+    request.ext_fields.Set("f", flag);
+    auto r = Call(processor_, std::move(request));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->code, rc::kMessageIllegal) << flag;
+    EXPECT_NE(r->remark.value_or("").find("sysFlag"), std::string::npos) << *r->remark;
+  }
+  protocol::RemotingCommand ok = SendRequest("T", 0, "x");
+  ok.ext_fields.Set("f", "2");  // MULTI_TAGS
+  auto r = Call(processor_, std::move(ok));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kSuccess);
+}
+
 TEST_F(SendMessageProcessorTest, ReadOnlyTopicHasNoPermission) {
   harness_.AddTopic("RO", 2, protocol::kPermRead);
   auto r = Call(processor_, SendRequest("RO", 0, "x"));

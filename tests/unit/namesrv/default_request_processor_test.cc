@@ -206,6 +206,16 @@ TEST_F(DefaultRequestProcessorTest, KvConfigRequests) {
             resp::kQueryNotFound);
   EXPECT_EQ(processor_.Process(Request(rc::kPutKvConfig, {{"namespace", "ns"}}), 0).code,
             resp::kSystemError);
+  // A 1 MB value is refused, naming the limit; nothing is stored.
+  RemotingCommand big = processor_.Process(
+      Request(rc::kPutKvConfig,
+              {{"namespace", "ns"}, {"key", "big"}, {"value", std::string(1 << 20, 'v')}}),
+      0);
+  EXPECT_EQ(big.code, resp::kInvalidParameter);
+  EXPECT_NE(big.remark.value_or("").find("65536"), std::string::npos) << big.remark.value_or("");
+  EXPECT_EQ(
+      processor_.Process(Request(rc::kGetKvConfig, {{"namespace", "ns"}, {"key", "big"}}), 0).code,
+      resp::kQueryNotFound);
 }
 
 TEST_F(DefaultRequestProcessorTest, TopicListsAndGating) {

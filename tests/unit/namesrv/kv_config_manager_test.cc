@@ -27,6 +27,30 @@ TEST(KvConfigManagerTest, PutGetDeleteInMemory) {
   EXPECT_FALSE(kv.GetNamespace("ns").has_value());
 }
 
+TEST(KvConfigManagerTest, BoundsNamesValuesAndTheWholeTable) {
+  KvConfigManager kv("");
+  ASSERT_TRUE(kv.Load().ok());
+  EXPECT_TRUE(kv.Put("", "k", "v").Is(StatusCode::kInvalidArgument));
+  EXPECT_TRUE(
+      kv.Put("ns", std::string(kMaxKvNameBytes + 1, 'k'), "v").Is(StatusCode::kInvalidArgument));
+  EXPECT_TRUE(
+      kv.Put("ns", "k", std::string(kMaxKvValueBytes + 1, 'v')).Is(StatusCode::kInvalidArgument));
+  EXPECT_FALSE(kv.Get("ns", "k").has_value());
+  ASSERT_TRUE(kv.Put("ns", "k", std::string(kMaxKvValueBytes, 'v')).ok());
+  // The table as a whole: 256 values of 64 KiB fill 16 MiB; the next one is refused.
+  const size_t fits = kMaxKvTableBytes / (kMaxKvValueBytes + 8) - 1;
+  for (size_t i = 0; i < fits; ++i) {
+    ASSERT_TRUE(kv.Put("ns", "k" + std::to_string(i), std::string(kMaxKvValueBytes, 'v')).ok())
+        << i;
+  }
+  Status full = kv.Put("ns", "one-more", std::string(kMaxKvValueBytes, 'v'));
+  EXPECT_TRUE(full.Is(StatusCode::kInvalidArgument)) << full.ToString();
+  // Replacing a value counts only the difference; deleting frees its bytes.
+  ASSERT_TRUE(kv.Put("ns", "k0", "small").ok());
+  ASSERT_TRUE(kv.Delete("ns", "k1").ok());
+  EXPECT_TRUE(kv.Put("ns", "one-more", std::string(kMaxKvValueBytes, 'v')).ok());
+}
+
 TEST(KvConfigManagerTest, PersistsInJavaShapeAndReloads) {
   testing::TempDir dir;
   std::string path = dir.Join("namesrv/kvConfig.json");

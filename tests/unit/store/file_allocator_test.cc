@@ -2,13 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "env/mem_env.h"
 #include "store/mapped_file_queue.h"
 
 namespace apogee::store {
 namespace {
 
-TEST(FileAllocatorTest, PreparedFileIsTakenAndNextIsPrepared) {
+TEST(FileAllocatorTest, AFileFilledAtOnceIsCreatedInlineAndNothingIsLeftOver) {
   auto env = env::NewMemEnv();
   ASSERT_TRUE(env->CreateDirs("/a").ok());
   FileAllocator alloc(/*warm=*/true);
@@ -17,7 +20,7 @@ TEST(FileAllocatorTest, PreparedFileIsTakenAndNextIsPrepared) {
   ASSERT_TRUE(q.Load().ok());
   auto f0 = q.LastFileOrCreate(0);
   ASSERT_TRUE(f0.ok());
-  // The second file is being created in the background.
+  // Filled in one append: the second file was never asked for, so it is made now.
   ASSERT_TRUE((*f0)->Append(std::string(1 << 16, 'a')));
   auto f1 = q.LastFileOrCreate(0);
   ASSERT_TRUE(f1.ok());
@@ -25,10 +28,41 @@ TEST(FileAllocatorTest, PreparedFileIsTakenAndNextIsPrepared) {
   EXPECT_EQ((*f1)->wrote_position(), 0);
   alloc.Shutdown();
   alloc.DiscardPrepared();
-  // Only the two files in use remain; the prepared third one was discarded.
+  // Only the two files in use exist.
   auto names = env->ListDir("/a");
   ASSERT_TRUE(names.ok());
   EXPECT_EQ(names->size(), 2u);
+}
+
+// The next file is asked for only once the current one is half written: an idle store
+// holds one file, not two.
+TEST(FileAllocatorTest, NextFileIsPreparedOnlyPastHalfOfTheCurrentOne) {
+  auto env = env::NewMemEnv();
+  ASSERT_TRUE(env->CreateDirs("/a").ok());
+  FileAllocator alloc(/*warm=*/false);
+  alloc.Start();
+  MappedFileQueue q(env.get(), "/a", 1 << 16, &alloc);
+  ASSERT_TRUE(q.Load().ok());
+  auto f0 = q.LastFileOrCreate(0);
+  ASSERT_TRUE(f0.ok());
+  ASSERT_TRUE((*f0)->Append(std::string((1 << 15) - 1, 'a')));
+  ASSERT_TRUE(q.LastFileOrCreate(0).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(env->ListDir("/a")->size(), 1u);
+  EXPECT_EQ(alloc.PreparedBytes(), 0);
+  ASSERT_TRUE((*f0)->Append("b"));
+  ASSERT_TRUE(q.LastFileOrCreate(0).ok());  // half written: the next one is asked for
+  for (int i = 0; i < 200 && alloc.PreparedBytes() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(alloc.PreparedBytes(), 1 << 16);
+  EXPECT_EQ(env->ListDir("/a")->size(), 2u);
+  ASSERT_TRUE((*f0)->Append(std::string(1 << 15, 'c')));
+  auto f1 = q.LastFileOrCreate(0);
+  ASSERT_TRUE(f1.ok());
+  EXPECT_EQ((*f1)->start_offset(), 1 << 16);
+  EXPECT_EQ(alloc.PreparedBytes(), 0);  // taken
+  alloc.Shutdown();
 }
 
 TEST(FileAllocatorTest, TakeWithoutPrepareCreatesInline) {

@@ -226,6 +226,35 @@ TEST_F(MessageStoreTest, FlushErrorStopsWrites) {
   EXPECT_EQ(store->GetMessages("T", 0, 0, 10, 1 << 20).messages.size(), 1u);
 }
 
+// One record no ConsumeQueue can hold (written raw, as a replica or an older version could
+// have) neither stalls the dispatch of later messages nor fails a recovery after a crash.
+TEST_F(MessageStoreTest, ARecordThatCannotBeIndexedIsSkippedLiveAndInRecovery) {
+  {
+    auto store = OpenStore();
+    for (int i = 0; i < 3; ++i)
+      ASSERT_EQ(Put(store.get(), TestMessage("T", 0, "a")).status, PutStatus::kPutOk);
+    TestMessage bad("a/b", 0, "bad");
+    EXPECT_EQ(Put(store.get(), bad).status, PutStatus::kMessageIllegal);
+    bad.fields.physical_offset = store->MaxPhyOffset();
+    Result<std::string> raw = message::EncodeRecordToString(bad.fields);
+    ASSERT_TRUE(raw.ok());
+    ASSERT_TRUE(store->AppendRaw(store->MaxPhyOffset(), *raw).ok());
+    for (int i = 0; i < 3; ++i)
+      ASSERT_EQ(Put(store.get(), TestMessage("T", 0, "b")).status, PutStatus::kPutOk);
+    WaitDispatched(store.get());
+    EXPECT_EQ(store->GetMaxOffsetInQueue("T", 0), 6);
+    EXPECT_EQ(store->SkippedRecords(), 1);
+    EXPECT_EQ(store->LastSkippedRecordOffset(), bad.fields.physical_offset);
+    store->Halt();
+  }
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_FALSE(store->recovery_report().last_exit_ok);
+  EXPECT_EQ(store->recovery_report().skipped_records, 1);
+  EXPECT_EQ(store->GetMaxOffsetInQueue("T", 0), 6);
+  EXPECT_EQ(Put(store.get(), TestMessage("T", 0, "c")).queue_offset.value(), 6);
+}
+
 TEST_F(MessageStoreTest, SlaveRefusesPutsButAcceptsRawBytes) {
   auto master = OpenStore();
   for (int i = 0; i < 20; ++i) Put(master.get(), TestMessage("T", 0, std::string(3000, 's')));

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "env/mem_env.h"
+#include "message/message_record.h"
 #include "store/commit_log.h"
+#include "store/consume_queue_table.h"
 #include "store_test_util.h"
 
 namespace apogee::store {
@@ -72,6 +74,62 @@ TEST(ReputServiceTest, StopsAtADispatchErrorAndRetriesFromThere) {
   ASSERT_TRUE(reput.DoReput().ok());
   EXPECT_EQ(reput.reput_from(), cl.MaxOffset());
   EXPECT_EQ(calls, 6);  // the failed record was dispatched again
+}
+
+// A record no ConsumeQueue can hold (here "a/b", which only a replica or an older version
+// could have written) is counted and skipped; every later record is still dispatched.
+TEST(ReputServiceTest, SkipsARecordItCannotIndexAndGoesOn) {
+  auto env = env::NewMemEnv();
+  ManualClock clock;
+  CommitLog cl(env.get(), SmallConfig("/r"), &clock, nullptr);
+  ASSERT_TRUE(cl.Load().ok());
+  ASSERT_EQ(cl.Append(TestMessage("T", 0, "before").fields).status, PutStatus::kPutOk);
+  TestMessage bad("a/b", 0, "bad");
+  EXPECT_EQ(cl.Append(bad.fields).status, PutStatus::kMessageIllegal);  // refused when written
+  const int64_t bad_offset = cl.MaxOffset();
+  bad.fields.physical_offset = bad_offset;
+  Result<std::string> raw = message::EncodeRecordToString(bad.fields);
+  ASSERT_TRUE(raw.ok());
+  ASSERT_TRUE(cl.AppendRaw(bad_offset, *raw).ok());
+  for (int i = 0; i < 3; ++i) cl.Append(TestMessage("T", 0, "after").fields);
+  std::vector<int64_t> dispatched;
+  ReputService reput(
+      &cl, [&] { return cl.MaxOffset(); },
+      [&](const DispatchRequest& r) {
+        if (!IsIndexableQueue(r.topic, r.queue_id)) return Status::InvalidArgument("no queue");
+        dispatched.push_back(r.phy_offset);
+        return Status::OK();
+      },
+      nullptr);
+  ASSERT_TRUE(reput.DoReput().ok());
+  EXPECT_EQ(dispatched.size(), 4u);
+  EXPECT_EQ(reput.reput_from(), cl.MaxOffset());
+  EXPECT_EQ(reput.skipped_records(), 1);
+  EXPECT_EQ(reput.last_skipped_offset(), bad_offset);
+}
+
+// Recovery's first pass wants a ConsumeQueue gap (Corruption) reported, so it can rebuild.
+TEST(ReputServiceTest, CorruptionStopsOnlyWhenSkippingIsOff) {
+  auto env = env::NewMemEnv();
+  ManualClock clock;
+  CommitLog cl(env.get(), SmallConfig("/r"), &clock, nullptr);
+  ASSERT_TRUE(cl.Load().ok());
+  for (int i = 0; i < 3; ++i) cl.Append(TestMessage("T", 0, "m").fields);
+  int calls = 0;
+  ReputService reput(
+      &cl, [&] { return cl.MaxOffset(); },
+      [&](const DispatchRequest&) {
+        return ++calls == 2 ? Status::Corruption("gap") : Status::OK();
+      },
+      nullptr);
+  reput.set_skip_corrupt(false);
+  EXPECT_TRUE(reput.DoReput().Is(StatusCode::kCorruption));
+  EXPECT_EQ(reput.skipped_records(), 0);
+  reput.set_skip_corrupt(true);
+  calls = 1;  // the same record fails again
+  ASSERT_TRUE(reput.DoReput().ok());
+  EXPECT_EQ(reput.skipped_records(), 1);
+  EXPECT_EQ(reput.reput_from(), cl.MaxOffset());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "env/mem_env.h"
+#include "message/message_record.h"
 #include "store/message_store.h"
 #include "store_test_util.h"
 #include "testutil/test_util.h"
@@ -46,6 +47,30 @@ TEST_F(StoreInspectorTest, CommitLogSummaryAndDump) {
   EXPECT_NE(r->text.find("topic Alpha: 15"), std::string::npos) << r->text;
   EXPECT_NE(r->text.find("keys=key7"), std::string::npos);
   EXPECT_NE(r->text.find("OK: every record verified"), std::string::npos);
+}
+
+// A sound record the broker cannot index ("a/b" cannot name a ConsumeQueue) is a warning
+// with its offset, not a problem: the broker skips it and starts on such a store.
+TEST_F(StoreInspectorTest, RecordsTheBrokerSkipsAreWarnedAbout) {
+  {
+    auto opened = MessageStore::Open(config_, mem_.get(), &clock_);
+    ASSERT_TRUE(opened.ok());
+    auto store = std::move(*opened);
+    ASSERT_TRUE(store->Start().ok());
+    TestMessage bad("a/b", 0, "bad");
+    bad.fields.physical_offset = store->MaxPhyOffset();
+    Result<std::string> raw = message::EncodeRecordToString(bad.fields);
+    ASSERT_TRUE(raw.ok());
+    ASSERT_TRUE(store->AppendRaw(bad.fields.physical_offset, *raw).ok());
+    store->Shutdown();
+  }
+  auto r = InspectCommitLog(mem_.get(), "/i/commitlog", InspectOptions{});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->ok()) << r->text;
+  ASSERT_EQ(r->warnings.size(), 1u) << r->text;
+  EXPECT_NE(r->text.find("WARNING"), std::string::npos) << r->text;
+  EXPECT_NE(r->text.find("topic 'a/b' queue 0 cannot have a ConsumeQueue"), std::string::npos)
+      << r->text;
 }
 
 TEST_F(StoreInspectorTest, CommitLogCorruptionIsReportedWithItsOffset) {
