@@ -29,6 +29,7 @@
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 #include "protocol/send_headers.h"
+#include "raw_requests.h"
 #include "remoting/remoting_client.h"
 
 namespace apogee::testing {
@@ -38,41 +39,16 @@ namespace resp = protocol::response_code;
 namespace req = protocol::request_code;
 using namespace std::chrono_literals;
 
-constexpr int32_t kSubscription = 0x4;  // PullSysFlag
 // Short levels: 1 s each for the first ten, so retries come back quickly.
 constexpr char kLevels[] = "1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 2s 3s 4s 5s 6s 7s 8s 9s";
 
 protocol::RemotingCommand Send(const std::string& topic, int32_t queue_id, std::string body,
                                const std::map<std::string, std::string>& properties = {}) {
-  protocol::SendMessageRequestHeaderV2 h;
-  h.producer_group = "rd_producer";
-  h.topic = topic;
-  h.default_topic = "TBW102";
-  h.default_topic_queue_nums = 4;
-  h.queue_id = queue_id;
-  h.born_timestamp = NowMillis();
-  message::MessageProperties props;
-  for (const auto& [k, v] : properties) (void)props.Set(k, v);
-  h.properties = props.Encode();
-  auto request = protocol::RemotingCommand::MakeRequest(req::kSendMessageV2);
-  protocol::EncodeCustomHeader(h, &request);
-  request.body = std::move(body);
-  return request;
+  return RawSendRequest("rd_producer", topic, queue_id, std::move(body), properties);
 }
 
 protocol::RemotingCommand Pull(const std::string& topic, int32_t queue_id, int64_t offset) {
-  protocol::PullMessageRequestHeader h;
-  h.consumer_group = "rd_consumer";
-  h.topic = topic;
-  h.queue_id = queue_id;
-  h.queue_offset = offset;
-  h.max_msg_nums = 32;
-  h.sys_flag = kSubscription;
-  h.subscription = "*";
-  h.sub_version = 1;
-  auto request = protocol::RemotingCommand::MakeRequest(req::kPullMessage);
-  protocol::EncodeCustomHeader(h, &request);
-  return request;
+  return RawPullRequest("rd_consumer", topic, queue_id, offset);
 }
 
 protocol::RemotingCommand SendBack(int64_t commit_log_offset, int32_t max_reconsume_times) {

@@ -159,7 +159,6 @@ TEST(MessageRedirectTest, RestoreNamesAMissingProperty) {
 TEST(MessageRedirectTest, RestoreRefusesWhatTheBrokerNeverWrites) {
   const std::pair<const char*, const char*> bad[] = {
       {"a/b", "0"},                  // not a topic name (no ConsumeQueue directory)
-      {"", "0"},                     // empty
       {"TBW102", "0"},               // reserved
       {"SCHEDULE_TOPIC_XXXX", "0"},  // a parking topic: would loop
       {"rmq_sys_wheel_timer", "0"},

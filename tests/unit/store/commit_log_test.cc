@@ -131,6 +131,16 @@ TEST_F(CommitLogTest, RecoverFindsEndAndCutsTornTail) {
   EXPECT_EQ(scan->end_offset, puts.back().wrote_offset.value());
   EXPECT_EQ(cl->MaxOffset(), puts.back().wrote_offset.value());
   EXPECT_NE(scan->stop_reason.find("offset"), std::string::npos);
+  // The torn record's bytes are zeroed on disk: a reader (mqstore verify) finds the end of
+  // the log there, not half a record.
+  {
+    auto file = cl->files().FindFileByOffset(scan->end_offset);
+    const int64_t pos = scan->end_offset - file->start_offset();
+    for (int64_t i = pos; i < pos + puts.back().wrote_bytes; ++i) {
+      ASSERT_EQ(file->data()[i], 0) << "byte " << i;
+    }
+    EXPECT_EQ(Decode(*cl, scan->end_offset).status, message::RecordStatus::kEndOfData);
+  }
   // Appending continues exactly at the cut.
   TestMessage m("T", 0, "after");
   cl->SetQueueOffset("T", 0, 39);

@@ -226,6 +226,28 @@ TEST_F(MessageStoreTest, FlushErrorStopsWrites) {
   EXPECT_EQ(store->GetMessages("T", 0, 0, 10, 1 << 20).messages.size(), 1u);
 }
 
+// ASYNC_FLUSH acknowledges before the flush, but the first failed flush stops every later
+// acknowledgement: the store never keeps answering OK for bytes it cannot make durable.
+TEST_F(MessageStoreTest, AsyncFlushErrorStopsLaterAcks) {
+  config_.flush_disk_type = "ASYNC_FLUSH";
+  config_.flush_commit_log_least_pages = 0;  // flush whatever is dirty at every interval
+  env::FaultInjectionEnv fault(mem_.get());
+  auto store = OpenStore(&fault);
+  ASSERT_EQ(Put(store.get(), TestMessage("T", 0, "ok")).status, PutStatus::kPutOk);
+  fault.FailNext(env::FaultPoint::kSync, 1000);
+  ASSERT_EQ(Put(store.get(), TestMessage("T", 0, "dirty")).status, PutStatus::kPutOk);
+  ASSERT_TRUE(apogee::testing::WaitUntil([&] { return !store->writable(); },
+                                         std::chrono::seconds(10)));
+  EXPECT_NE(store->unwritable_reason().find("flush"), std::string::npos)
+      << store->unwritable_reason();
+  fault.ClearAllFaults();
+  EXPECT_EQ(Put(store.get(), TestMessage("T", 0, "refused")).status,
+            PutStatus::kServiceNotAvailable);
+  // What was acknowledged before stays readable.
+  WaitDispatched(store.get());
+  EXPECT_EQ(store->GetMessages("T", 0, 0, 10, 1 << 20).messages.size(), 2u);
+}
+
 // One record no ConsumeQueue can hold (written raw, as a replica or an older version could
 // have) neither stalls the dispatch of later messages nor fails a recovery after a crash.
 TEST_F(MessageStoreTest, ARecordThatCannotBeIndexedIsSkippedLiveAndInRecovery) {
