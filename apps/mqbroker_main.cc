@@ -24,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "base/config_table.h"
 #include "base/logging.h"
+#include "base/tls_config.h"
 #include "broker/broker_config.h"
 #include "broker/broker_controller.h"
 #include "namesrv/namesrv_config.h"
@@ -152,10 +154,16 @@ int main(int argc, char** argv) {
   std::unique_ptr<apogee::namesrv::NamesrvController> namesrv;
   if (flags.with_namesrv) {
     namesrv_config = std::make_unique<apogee::namesrv::NamesrvConfig>();
-    Status s = namesrv_config->ApplyProperties(
-        {{"listenPort", std::to_string(settings->namesrv_listen_port)},
-         {"bindAddress", settings->bind_address},
-         {"kvConfigPath", settings->store.RootDir() + "/namesrv/kvConfig.json"}});
+    std::map<std::string, std::string> namesrv_props = {
+        {"listenPort", std::to_string(settings->namesrv_listen_port)},
+        {"bindAddress", settings->bind_address},
+        {"kvConfigPath", settings->store.RootDir() + "/namesrv/kvConfig.json"}};
+    // One process, one set of tls.* settings (as Java's TlsSystemConfig).
+    apogee::TlsConfig tls = settings->tls;
+    apogee::ConfigTable tls_keys;
+    apogee::AddTlsKeys(&tls_keys, &tls);
+    for (const auto& entry : tls_keys.entries()) namesrv_props[entry.key] = tls_keys.Get(entry.key);
+    Status s = namesrv_config->ApplyProperties(namesrv_props);
     if (!s.ok()) return Fail("embedded NameServer: " + s.ToString());
     namesrv = std::make_unique<apogee::namesrv::NamesrvController>(namesrv_config.get());
     s = namesrv->Start();

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
   libboost-dev libboost-system-dev rapidjson-dev libfmt-dev libspdlog-dev libcli11-dev
-  zlib1g-dev libssl-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
+  zlib1g-dev libssl-dev openssl libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
   nodejs npm python3
   etcd-server  # the failover tests run a real etcd (docs/failover.md)
 )

@@ -29,6 +29,22 @@ struct ClientConfig {
   int64_t mq_client_api_timeout_ms = 3'000;
   // Threads that run callbacks of asynchronous calls and broker-initiated requests.
   int32_t client_callback_executor_threads = 4;
+
+  // TLS to NameServers and brokers (Java's useTLS / -Dtls.enable=true; docs/security.md,
+  // "TLS"). The servers must run tls.server.mode=permissive or enforcing.
+  bool use_tls = false;
+  // Java's tls.* client settings. Test mode (Java's default) trusts any server and sends
+  // no certificate; with it off, the certificate and key (PEM) are presented when given,
+  // and the server's certificate is checked against tls_client_trust_cert_path (empty:
+  // the system CAs) only with tls_client_auth_server, as in Java. No host name check.
+  bool tls_test_mode_enable = true;
+  std::string tls_client_cert_path;
+  std::string tls_client_key_path;
+  std::string tls_client_key_password;
+  bool tls_client_auth_server = false;
+  std::string tls_client_trust_cert_path;
+  // Java's tls.properties: read when it exists; its tls.* keys override the fields above.
+  std::string tls_config_file = "/etc/rocketmq/tls.properties";
 };
 
 }  // namespace apogee

@@ -36,6 +36,10 @@ Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args, const s
   app.add_option("-c,--createTopicQueues", c.create_queue_nums, "Create the topic on every master of --cluster with this many queues first (0 = no)")->check(CLI::Range(0, 1024));
   app.add_option("--cluster", c.cluster, "Cluster for --createTopicQueues")->capture_default_str();
   app.add_flag("--json", c.json, "Print the final summary as one JSON object");
+  app.add_flag("--tls", c.tls, "Connect with TLS (Java's -Dtls.enable=true)");
+  app.add_option("--tlsConfigFile", c.tls_config_file,
+                 "Java's tls.properties with the tls.client.* settings, read when it exists")
+      ->capture_default_str();
   app.add_flag("--fromStart", c.from_start, "Consumer: read each queue from its minimum offset (default: only new messages)");
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

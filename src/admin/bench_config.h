@@ -18,6 +18,10 @@ enum class SendMode { kSync, kAsync, kOneway };
 struct BenchConfig {
   BenchMode mode = BenchMode::kProducer;
   std::string namesrv_addr;  // -n, else NAMESRV_ADDR, else 127.0.0.1:9876
+  // --tls: every connection with TLS (Java's -Dtls.enable=true); its settings come from
+  // --tlsConfigFile (Java's tls.properties) when that file exists.
+  bool tls = false;
+  std::string tls_config_file = "/etc/rocketmq/tls.properties";
   std::string topic = "BenchmarkTest";
   std::string group;  // producer or consumer group; a default per mode when empty
   int threads = 4;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "admin/client_transport.h"
 #include "client/mq_client_api.h"
 #include "message/message_record.h"
 #include "protocol/consumer_headers.h"
@@ -33,7 +34,12 @@ ConsumerWorkload::~ConsumerWorkload() { Stop(); }
 
 Status ConsumerWorkload::Start(BenchStats* stats) {
   stats_ = stats;
-  api_ = std::make_unique<client::MQClientAPI>();
+  client::MQClientAPIOptions options;
+  if (config_.tls) {
+    APOGEE_ASSIGN_OR_RETURN(options.tls, ClientTransport::ResolveToolTls(config_.tls_config_file));
+    options.use_tls = true;
+  }
+  api_ = std::make_unique<client::MQClientAPI>(options);
   APOGEE_RETURN_IF_ERROR(api_->UpdateNameServerAddressList(config_.namesrv_addr));
   api_->Start();
   APOGEE_ASSIGN_OR_RETURN(protocol::TopicRouteData route,

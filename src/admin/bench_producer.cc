@@ -36,6 +36,8 @@ Status ProducerWorkload::Start(BenchStats* stats) {
   pc.namesrv_addr = config_.namesrv_addr;
   pc.group_name = config_.group;
   pc.instance_name = "mqbench";
+  pc.use_tls = config_.tls;
+  pc.tls_config_file = config_.tls_config_file;
   // The benchmark measures the broker path, not zlib: never compress.
   pc.compress_msg_body_over_howmuch = INT32_MAX;
   pc.max_message_size = std::max(pc.max_message_size, config_.message_size * config_.batch_size + 4096);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "admin/admin_client.h"
@@ -19,7 +20,12 @@ int64_t MonotonicMicros() {
 }
 
 Status CreateBenchTopic(const BenchConfig& config, std::ostream& out) {
-  APOGEE_ASSIGN_OR_RETURN(auto transport, ClientTransport::Create(config.namesrv_addr));
+  std::optional<TlsConfig> tls;
+  if (config.tls) {
+    APOGEE_ASSIGN_OR_RETURN(tls, ClientTransport::ResolveToolTls(config.tls_config_file));
+  }
+  APOGEE_ASSIGN_OR_RETURN(auto transport,
+                          ClientTransport::Create(config.namesrv_addr, tls ? &*tls : nullptr));
   MQAdminClient admin(transport.get());
   APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> masters, admin.MasterAddrsOfCluster(config.cluster));
   protocol::TopicConfig topic;

@@ -4,9 +4,21 @@
 
 namespace apogee::admin {
 
-Result<std::unique_ptr<ClientTransport>> ClientTransport::Create(std::string_view namesrv_addr) {
+Result<TlsConfig> ClientTransport::ResolveToolTls(std::string config_file) {
+  TlsConfig tls;
+  tls.enable = true;
+  tls.config_file = std::move(config_file);
+  return ResolveTlsConfig(tls, /*as_server=*/false, "admin");
+}
+
+Result<std::unique_ptr<ClientTransport>> ClientTransport::Create(std::string_view namesrv_addr,
+                                                                 const TlsConfig* tls) {
   client::MQClientAPIOptions options;
   options.callback_threads = 1;  // mqadmin makes one call at a time
+  if (tls != nullptr) {
+    options.use_tls = true;
+    options.tls = *tls;
+  }
   auto api = std::make_unique<client::MQClientAPI>(options);
   if (!namesrv_addr.empty()) APOGEE_RETURN_IF_ERROR(api->UpdateNameServerAddressList(namesrv_addr));
   api->Start();

@@ -9,6 +9,7 @@
 
 #include "admin/admin_transport.h"
 #include "base/status.h"
+#include "base/tls_config.h"
 
 namespace apogee::client {
 class MQClientAPI;
@@ -19,7 +20,9 @@ namespace apogee::admin {
 class ClientTransport : public AdminTransport {
  public:
   // `namesrv_addr` is "host:port;host:port"; InvalidArgument names a malformed piece.
-  static Result<std::unique_ptr<ClientTransport>> Create(std::string_view namesrv_addr);
+  // With `tls` (resolved, see ResolveToolTls) every connection uses TLS.
+  static Result<std::unique_ptr<ClientTransport>> Create(std::string_view namesrv_addr,
+                                                         const TlsConfig* tls = nullptr);
   ~ClientTransport() override;
 
   Result<protocol::RemotingCommand> InvokeNamesrv(protocol::RemotingCommand request,
@@ -29,6 +32,11 @@ class ClientTransport : public AdminTransport {
   std::vector<std::string> NameServers() const override;
 
   client::MQClientAPI* api() { return api_.get(); }
+
+  // The tools' TLS (mqadmin --tls, mqbench --tls; Java's -Dtls.enable=true): Java's
+  // client defaults, then `config_file` (Java's tls.properties, default
+  // /etc/rocketmq/tls.properties) when it exists.
+  static Result<TlsConfig> ResolveToolTls(std::string config_file);
 
  private:
   explicit ClientTransport(std::unique_ptr<client::MQClientAPI> api);

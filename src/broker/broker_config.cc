@@ -260,6 +260,7 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
       .Add("serverChannelMaxIdleTimeSeconds", &s->server_channel_max_idle_time_seconds,
            "close connections idle this long (0 = never)", false, 0, INT32_MAX);
   remoting::AddServerLimitKeys(&t, &s->server_limits);
+  AddTlsKeys(&t, &s->tls);
   t.Add("namesrvListenPort", &s->namesrv_listen_port,
         "Apogee: port of the NameServer started by mqbroker --with-namesrv", false, 1, 65535);
   // MessageStoreConfig keys outside the store module.
@@ -436,7 +437,7 @@ std::shared_ptr<const BrokerSettings> BrokerConfig::Get() const {
 
 std::string BrokerConfig::ToPropertiesText() const {
   BrokerSettings copy = Snapshot();
-  return BuildTable(&copy).ToPropertiesText();
+  return MaskTlsSecrets(BuildTable(&copy).ToPropertiesText());
 }
 
 std::string BrokerConfig::ImportantPropertiesText() const {

@@ -24,6 +24,7 @@
 
 #include "base/config_table.h"
 #include "base/status.h"
+#include "base/tls_config.h"
 #include "protocol/topic_config.h"
 #include "remoting/server_limits_config.h"
 #include "store/store_config.h"
@@ -101,6 +102,9 @@ struct BrokerSettings {
   int32_t server_channel_max_idle_time_seconds = 120;
   // writeBufferHighWaterMark & co. (docs/security.md, "Resource limits").
   remoting::ServerLimitSettings server_limits;
+  // tls.* (Java's TlsSystemConfig; docs/security.md, "TLS"): every listening port and,
+  // with tls.enable, registration, the slave's HA link and its metadata sync.
+  TlsConfig tls;
 
   // ---- Apogee: the NameServer `mqbroker --with-namesrv` embeds ----
   int32_t namesrv_listen_port = 9876;

@@ -193,6 +193,20 @@ class BrokerController::Impl {
   std::unique_ptr<ha::HaService> ha_service_;
   std::unique_ptr<ha::HaClient> ha_client_;
   std::unique_ptr<remoting::RemotingClient> sync_client_;
+  // tls.* after tls.config.file; tls.enable makes the broker's own connections use TLS.
+  TlsConfig tls_;
+  ha::HaOptions HaOptionsWithTls(const BrokerSettings& s) const {
+    ha::HaOptions o = MakeHaOptions(s);
+    o.tls = tls_;
+    return o;
+  }
+  remoting::RemotingClientOptions TlsClientOptions() const {
+    remoting::RemotingClientOptions options;
+    options.use_tls = tls_.enable;
+    options.tls = tls_;
+    options.tls_handshake_timeout = std::chrono::milliseconds(tls_.handshake_timeout_ms);
+    return options;
+  }
   std::unique_ptr<SlaveSynchronize> slave_sync_;
   std::unique_ptr<SlaveSyncService> slave_sync_service_;
   // Failover coordinated by etcd (etcdEndpoints); null without it.
@@ -281,6 +295,8 @@ Status BrokerController::Impl::Initialize() {
   options.io_threads = static_cast<size_t>(s->server_selector_threads);
   options.channel_max_idle = std::chrono::seconds(s->server_channel_max_idle_time_seconds);
   remoting::ApplyServerLimits(s->server_limits, &options);
+  APOGEE_ASSIGN_OR_RETURN(tls_, ResolveTlsConfig(s->tls, true, "broker"));
+  options.tls = tls_;
   server_ = std::make_unique<remoting::RemotingServer>(options);
   options.listen_port = static_cast<uint16_t>(s->listen_port - 2);
   fast_server_ = std::make_unique<remoting::RemotingServer>(options);
@@ -315,7 +331,7 @@ Status BrokerController::Impl::Initialize() {
 
   InitializeHa(*s);
 
-  outer_api_ = std::make_unique<BrokerOuterAPI>();
+  outer_api_ = std::make_unique<BrokerOuterAPI>(TlsClientOptions());
   outer_api_->UpdateNameServerAddressList(s->NamesrvAddrList());
   // Built before any server starts: a processor may ask for a registration right away.
   register_service_ = std::make_unique<RegisterService>(this);
@@ -406,7 +422,7 @@ Status BrokerController::Impl::RegisterBrokerAll() {
 
 void BrokerController::Impl::InitializeHa(const BrokerSettings& s) {
   if (!s.IsSlave()) {
-    ha_service_ = std::make_unique<ha::HaService>(store_.get(), MakeHaOptions(s), clock_);
+    ha_service_ = std::make_unique<ha::HaService>(store_.get(), HaOptionsWithTls(s), clock_);
     // SYNC_MASTER puts wait for a slave's ack (the store asks only in that role).
     store_->SetReplicaWaiter(
         [ha = ha_service_.get()](int64_t next_offset, std::function<void(store::PutStatus)> done) {
@@ -414,8 +430,8 @@ void BrokerController::Impl::InitializeHa(const BrokerSettings& s) {
         });
     return;
   }
-  ha_client_ = std::make_unique<ha::HaClient>(store_.get(), MakeHaOptions(s), clock_);
-  sync_client_ = std::make_unique<remoting::RemotingClient>();
+  ha_client_ = std::make_unique<ha::HaClient>(store_.get(), HaOptionsWithTls(s), clock_);
+  sync_client_ = std::make_unique<remoting::RemotingClient>(TlsClientOptions());
   slave_sync_ = std::make_unique<SlaveSynchronize>(&context_, env_, sync_client_.get());
   slave_sync_service_ = std::make_unique<SlaveSyncService>(this);
   if (s.ha_master_address.size() >= kMinHaMasterAddressLength) {

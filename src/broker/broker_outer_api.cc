@@ -27,7 +27,8 @@ Status ReplyStatus(std::string_view what, const std::string& addr,
 
 }  // namespace
 
-BrokerOuterAPI::BrokerOuterAPI() : client_(std::make_unique<remoting::RemotingClient>()) {}
+BrokerOuterAPI::BrokerOuterAPI(remoting::RemotingClientOptions options)
+    : client_(std::make_unique<remoting::RemotingClient>(std::move(options))) {}
 
 BrokerOuterAPI::~BrokerOuterAPI() { Shutdown(); }
 

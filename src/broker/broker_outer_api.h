@@ -18,10 +18,7 @@
 #include "protocol/register_broker_body.h"
 #include "protocol/remoting_command.h"
 #include "protocol/topic_config.h"
-
-namespace apogee::remoting {
-class RemotingClient;
-}  // namespace apogee::remoting
+#include "remoting/remoting_client.h"
 
 namespace apogee::broker {
 
@@ -46,7 +43,8 @@ struct RegisterOutcome {
 
 class BrokerOuterAPI {
  public:
-  BrokerOuterAPI();
+  // `options` carry TLS (tls.enable) for the NameServer connections.
+  explicit BrokerOuterAPI(remoting::RemotingClientOptions options = {});
   ~BrokerOuterAPI();  // Shutdown()
   BrokerOuterAPI(const BrokerOuterAPI&) = delete;
   BrokerOuterAPI& operator=(const BrokerOuterAPI&) = delete;

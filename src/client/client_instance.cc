@@ -139,6 +139,19 @@ std::string ClientInstance::BuildClientId(const ClientConfig& config) {
   return id;
 }
 
+TlsConfig ClientInstance::TlsFromClientConfig(const ClientConfig& config) {
+  TlsConfig tls;
+  tls.enable = config.use_tls;
+  tls.test_mode_enable = config.tls_test_mode_enable;
+  tls.client_cert_path = config.tls_client_cert_path;
+  tls.client_key_path = config.tls_client_key_path;
+  tls.client_key_password = config.tls_client_key_password;
+  tls.client_auth_server = config.tls_client_auth_server;
+  tls.client_trust_cert_path = config.tls_client_trust_cert_path;
+  tls.config_file = config.tls_config_file;
+  return tls;
+}
+
 Result<std::shared_ptr<ClientInstance>> ClientInstance::GetOrCreate(const ClientConfig& input) {
   ClientConfig config = input;
   if (config.namesrv_addr.empty()) {
@@ -150,21 +163,27 @@ Result<std::shared_ptr<ClientInstance>> ClientInstance::GetOrCreate(const Client
         "no NameServer address: set ClientConfig.namesrv_addr or NAMESRV_ADDR (host:port;host:port)");
   }
   if (config.client_ip.empty()) config.client_ip = message::PickClientIp().AddressString();
+  TlsConfig tls;
+  if (config.use_tls) {
+    APOGEE_ASSIGN_OR_RETURN(tls, ResolveTlsConfig(TlsFromClientConfig(config), false, "client"));
+  }
   std::string client_id = BuildClientId(config);
   std::lock_guard<std::mutex> lock(RegistryMutex());
   auto it = Registry().find(client_id);
   if (it != Registry().end()) return it->second;
-  std::shared_ptr<ClientInstance> instance(new ClientInstance(config, client_id));
+  std::shared_ptr<ClientInstance> instance(new ClientInstance(config, client_id, std::move(tls)));
   APOGEE_RETURN_IF_ERROR(instance->api_.UpdateNameServerAddressList(config.namesrv_addr));
   Registry().emplace(client_id, instance);
   return instance;
 }
 
-ClientInstance::ClientInstance(ClientConfig config, std::string client_id)
+ClientInstance::ClientInstance(ClientConfig config, std::string client_id, TlsConfig tls)
     : config_(std::move(config)),
       client_id_(std::move(client_id)),
       api_(MQClientAPIOptions{.callback_threads = static_cast<size_t>(
-                                  std::max(1, config_.client_callback_executor_threads))}) {
+                                  std::max(1, config_.client_callback_executor_threads)),
+                              .use_tls = config_.use_tls,
+                              .tls = std::move(tls)}) {
   RegisterServerRequestHandlers();
 }
 

@@ -61,6 +61,8 @@ class ClientInstance : public std::enable_shared_from_this<ClientInstance> {
   // clientIP@instanceName[@unitName], with the IP picked as Java does when config.client_ip
   // is empty.
   static std::string BuildClientId(const ClientConfig& config);
+  // Java's tls.* client settings from ClientConfig's tls_* fields (before tls.config.file).
+  static TlsConfig TlsFromClientConfig(const ClientConfig& config);
   // The process id, what Java puts in place of instanceName "DEFAULT".
   static std::string PidInstanceName();
   // The instance for `config`'s client id; created (not started) on first use.
@@ -133,7 +135,7 @@ class ClientInstance : public std::enable_shared_from_this<ClientInstance> {
   class Scheduler;
   class RebalanceService;
 
-  ClientInstance(ClientConfig config, std::string client_id);
+  ClientInstance(ClientConfig config, std::string client_id, TlsConfig tls);
   void RegisterServerRequestHandlers();
   void ApplyRoute(const std::string& topic, const protocol::TopicRouteData& route);
   protocol::HeartbeatData PrepareHeartbeatData() const;

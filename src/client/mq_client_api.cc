@@ -156,7 +156,9 @@ class MQClientAPI::Impl {
  public:
   explicit Impl(const MQClientAPIOptions& options)
       : remoting_(remoting::RemotingClientOptions{.io_threads = 1,
-                                                  .connect_timeout = options.connect_timeout}),
+                                                  .connect_timeout = options.connect_timeout,
+                                                  .use_tls = options.use_tls,
+                                                  .tls = options.tls}),
         callbacks_(std::make_shared<remoting::ThreadPoolExecutor>(
             "client-callback", options.callback_threads == 0 ? 1 : options.callback_threads,
             65536)) {

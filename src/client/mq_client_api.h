@@ -27,6 +27,7 @@
 
 #include "apogee/send_result.h"
 #include "base/status.h"
+#include "base/tls_config.h"
 #include "message/message.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/heartbeat_data.h"
@@ -65,6 +66,9 @@ using ServerRequestHandler = std::function<std::optional<protocol::RemotingComma
 struct MQClientAPIOptions {
   size_t callback_threads = 4;
   Millis connect_timeout = std::chrono::seconds(3);
+  // TLS to every NameServer and broker (ClientConfig.use_tls and its tls_* fields).
+  bool use_tls = false;
+  TlsConfig tls;
 };
 
 class MQClientAPI {

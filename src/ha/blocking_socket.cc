@@ -14,8 +14,13 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include <mutex>
 
 #include "net/host_port.h"
+#include "net/tls_context.h"
 
 namespace apogee::ha {
 namespace {
@@ -31,19 +36,132 @@ int PollMillis(std::chrono::milliseconds timeout) {
 
 }  // namespace
 
+struct BlockingSocket::TlsState {
+  explicit TlsState(SSL* s) : ssl(s) {}
+  ~TlsState() { SSL_free(ssl); }
+  SSL* ssl;
+  std::mutex mu;  // one OpenSSL call at a time; never held while polling
+};
+
+BlockingSocket::BlockingSocket() = default;
+BlockingSocket::BlockingSocket(int fd) : fd_(fd) {}
+
 BlockingSocket::~BlockingSocket() {
+  tls_.reset();
   if (fd_ >= 0) ::close(fd_);
 }
 
 BlockingSocket::BlockingSocket(BlockingSocket&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)) {}
+    : fd_(std::exchange(other.fd_, -1)), tls_(std::move(other.tls_)) {}
 
 BlockingSocket& BlockingSocket::operator=(BlockingSocket&& other) noexcept {
   if (this != &other) {
+    tls_.reset();
     if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
+    tls_ = std::move(other.tls_);
   }
   return *this;
+}
+
+namespace {
+
+std::string OpenSslError() {
+  const unsigned long err = ERR_get_error();
+  if (err == 0) return "connection closed";
+  char buf[256];
+  ERR_error_string_n(err, buf, sizeof(buf));
+  ERR_clear_error();
+  return buf;
+}
+
+}  // namespace
+
+template <typename Op>
+Result<int> BlockingSocket::TlsCall(Op op, std::chrono::milliseconds timeout, bool deadline,
+                                    const char* what) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int rc = 0;
+    int err = SSL_ERROR_NONE;
+    std::string reason;
+    {
+      std::lock_guard<std::mutex> lock(tls_->mu);
+      ERR_clear_error();
+      rc = op(tls_->ssl);
+      if (rc <= 0) {
+        err = SSL_get_error(tls_->ssl, rc);
+        if (err != SSL_ERROR_WANT_READ && err != SSL_ERROR_WANT_WRITE) reason = OpenSslError();
+      }
+    }
+    if (rc > 0) return rc;
+    if (err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE) {
+      // A handshake has one deadline however the peer dribbles; data calls wait per call.
+      auto wait = timeout;
+      if (deadline) {
+        wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+            until - std::chrono::steady_clock::now());
+        if (wait.count() <= 0) {
+          return Status::Timeout(fmt::format("HA TLS {} not done within {} ms", what,
+                                             timeout.count()));
+        }
+      }
+      Status ready = WaitFor(err == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, wait);
+      if (!ready.ok() && deadline && ready.code() == StatusCode::kTimeout) {
+        return Status::Timeout(fmt::format("HA TLS {} not done within {} ms", what,
+                                           timeout.count()));
+      }
+      APOGEE_RETURN_IF_ERROR(ready);
+      continue;
+    }
+    if (err == SSL_ERROR_ZERO_RETURN) return Status::Unavailable("HA peer closed the connection");
+    return Status::Unavailable(fmt::format("HA TLS {} failed: {}", what, reason));
+  }
+}
+
+Status BlockingSocket::Handshake(ssl_ctx_st* ctx, bool server, std::chrono::milliseconds timeout) {
+  SSL* ssl = SSL_new(ctx);
+  if (ssl == nullptr) return Status::Internal("HA TLS: SSL_new failed: " + OpenSslError());
+  tls_ = std::make_unique<TlsState>(ssl);
+  SSL_set_mode(ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+  if (SSL_set_fd(ssl, fd_) != 1) return Status::Internal("HA TLS: SSL_set_fd failed");
+  if (server) {
+    SSL_set_accept_state(ssl);
+  } else {
+    SSL_set_connect_state(ssl);
+  }
+  Result<int> done = TlsCall([](SSL* s) { return SSL_do_handshake(s); }, timeout, true,
+                             "handshake");
+  if (!done.ok()) {
+    tls_.reset();
+    return done.status();
+  }
+  return Status::OK();
+}
+
+Status BlockingSocket::StartTlsClient(ssl_ctx_st* ctx, std::chrono::milliseconds timeout) {
+  return Handshake(ctx, /*server=*/false, timeout);
+}
+
+Status BlockingSocket::NegotiateServer(ssl_ctx_st* ctx, bool allow_plain,
+                                       std::chrono::milliseconds first_byte_timeout,
+                                       std::chrono::milliseconds handshake_timeout) {
+  if (ctx == nullptr && allow_plain) return Status::OK();
+  APOGEE_RETURN_IF_ERROR(WaitFor(POLLIN, first_byte_timeout));
+  unsigned char first = 0;
+  ssize_t r = ::recv(fd_, &first, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (r == 0) return Status::Unavailable("HA peer closed the connection");
+  if (r < 0) return Status::FromErrno(errno, "HA recv");
+  if (first == net::kTlsHandshakeRecordType && ctx != nullptr) {
+    return Handshake(ctx, /*server=*/true, handshake_timeout);
+  }
+  if (!allow_plain) {
+    return Status::PermissionDenied(fmt::format(
+        "plain HA connection refused (first byte 0x{:02x} is no TLS handshake; "
+        "tls.server.mode=enforcing)",
+        first));
+  }
+  return Status::OK();
 }
 
 Result<BlockingSocket> BlockingSocket::Listen(const std::string& host, uint16_t port) {
@@ -151,6 +269,16 @@ Result<BlockingSocket> BlockingSocket::Accept(std::chrono::milliseconds timeout)
 
 Status BlockingSocket::WriteAll(const void* data, size_t n, std::chrono::milliseconds timeout) {
   const char* p = static_cast<const char*>(data);
+  if (tls_) {
+    while (n > 0) {
+      const int chunk = static_cast<int>(std::min<size_t>(n, 1 << 30));
+      APOGEE_ASSIGN_OR_RETURN(int w, TlsCall([&](SSL* s) { return SSL_write(s, p, chunk); },
+                                             timeout, false, "write"));
+      p += w;
+      n -= static_cast<size_t>(w);
+    }
+    return Status::OK();
+  }
   while (n > 0) {
     ssize_t w = ::send(fd_, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (w > 0) {
@@ -169,6 +297,12 @@ Status BlockingSocket::WriteAll(const void* data, size_t n, std::chrono::millise
 }
 
 Result<size_t> BlockingSocket::ReadSome(void* data, size_t n, std::chrono::milliseconds timeout) {
+  if (tls_) {
+    const int chunk = static_cast<int>(std::min<size_t>(n, 1 << 30));
+    APOGEE_ASSIGN_OR_RETURN(int r, TlsCall([&](SSL* s) { return SSL_read(s, data, chunk); },
+                                           timeout, false, "read"));
+    return static_cast<size_t>(r);
+  }
   for (;;) {
     ssize_t r = ::recv(fd_, data, n, MSG_DONTWAIT);
     if (r > 0) return static_cast<size_t>(r);

@@ -10,6 +10,7 @@
 #include "base/logging.h"
 #include "ha/ha_format.h"
 #include "ha/slave_stream.h"
+#include "net/tls_context.h"
 
 namespace apogee::ha {
 namespace {
@@ -25,7 +26,17 @@ constexpr size_t kReadBufferSize = 4 << 20;
 }  // namespace
 
 HaClient::HaClient(store::ReplicationStore* store, const HaOptions& options, const Clock* clock)
-    : ServiceThread("HAClient"), store_(store), options_(options), clock_(clock) {}
+    : ServiceThread("HAClient"), store_(store), options_(options), clock_(clock) {
+  if (options_.tls.enable) {
+    auto context = net::MakeClientTlsContext(options_.tls);
+    if (context.ok()) {
+      tls_context_ = std::move(context).value();
+    } else {
+      tls_error_ = context.status().Prefixed("HA link TLS (tls.enable=true)");
+      Log()->error("{}", tls_error_.message());
+    }
+  }
+}
 
 HaClient::~HaClient() { Stop(); }
 
@@ -94,6 +105,7 @@ Status HaClient::Report(BlockingSocket& socket, int64_t offset) {
 }
 
 Status HaClient::Session(const std::string& address) {
+  APOGEE_RETURN_IF_ERROR(tls_error_);
   APOGEE_ASSIGN_OR_RETURN(BlockingSocket socket, BlockingSocket::Connect(address, kConnectTimeout));
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -107,6 +119,11 @@ Status HaClient::Session(const std::string& address) {
       self->socket_ = nullptr;
     }
   } unpublish{this};
+  if (tls_context_) {
+    Status handshake = socket.StartTlsClient(
+        tls_context_->native_handle(), std::chrono::milliseconds(options_.tls.handshake_timeout_ms));
+    if (!handshake.ok()) return handshake.Prefixed("HA TLS handshake with master " + address);
+  }
   connected_ = true;
 
   // Bytes in [expected, verify_end) are ones the slave already has: compare, do not append.

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -23,6 +24,10 @@
 #include "ha/blocking_socket.h"
 #include "ha/ha_options.h"
 #include "store/replication.h"
+
+namespace boost::asio::ssl {
+class context;
+}  // namespace boost::asio::ssl
 
 namespace apogee::ha {
 
@@ -59,6 +64,9 @@ class HaClient : public ServiceThread {
   std::string master_address_;  // guarded by mu_
   std::string problem_;         // guarded by mu_
   BlockingSocket* socket_ = nullptr;  // the live connection; guarded by mu_
+  // tls.enable: the context the link uses, or why it could not be built.
+  std::shared_ptr<boost::asio::ssl::context> tls_context_;
+  Status tls_error_;
 };
 
 }  // namespace apogee::ha

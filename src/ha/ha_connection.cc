@@ -22,12 +22,14 @@ constexpr auto kIdleWait = std::chrono::milliseconds(100);
 }  // namespace
 
 HaConnection::HaConnection(BlockingSocket socket, store::ReplicationStore* store,
-                           const HaOptions& options, Callbacks callbacks, const Clock* clock)
+                           const HaOptions& options, Callbacks callbacks, const Clock* clock,
+                           TlsAccept tls)
     : socket_(std::move(socket)),
       store_(store),
       options_(options),
       callbacks_(std::move(callbacks)),
       clock_(clock),
+      tls_(tls),
       address_(socket_.peer_address()) {}
 
 HaConnection::~HaConnection() { Shutdown(); }
@@ -69,6 +71,17 @@ void HaConnection::ReadLoop() {
   std::vector<uint8_t> buf(kReportBufferSize);
   size_t filled = 0;
   const auto timeout = std::chrono::milliseconds(options_.housekeeping_interval_ms);
+  // Plain or TLS, decided here rather than on the accept thread, so a peer that stalls
+  // its handshake holds up only itself. The writer sends nothing before the first report.
+  Status negotiated = socket_.NegotiateServer(
+      tls_.context, tls_.allow_plain, timeout,
+      std::chrono::milliseconds(options_.tls.handshake_timeout_ms));
+  if (!negotiated.ok()) {
+    Log()->warn("HA connection from {} refused: {}", address_, negotiated.message());
+    Close(negotiated.ToString());
+    return;
+  }
+  if (socket_.tls()) Log()->info("HA slave {} connected with TLS", address_);
   while (!closed_) {
     Result<size_t> n = socket_.ReadSome(buf.data() + filled, buf.size() - filled, timeout);
     if (!n.ok()) {

@@ -31,8 +31,15 @@ class HaConnection {
     std::function<void(const std::string& problem)> on_error;  // replication stopped
   };
 
+  // How the master takes a new connection (tls.server.mode): a TLS context (null: plain
+  // only) and whether plain slaves are accepted.
+  struct TlsAccept {
+    ssl_ctx_st* context = nullptr;
+    bool allow_plain = true;
+  };
+
   HaConnection(BlockingSocket socket, store::ReplicationStore* store, const HaOptions& options,
-               Callbacks callbacks, const Clock* clock);
+               Callbacks callbacks, const Clock* clock, TlsAccept tls);
   ~HaConnection();
   HaConnection(const HaConnection&) = delete;
   HaConnection& operator=(const HaConnection&) = delete;
@@ -62,6 +69,7 @@ class HaConnection {
   HaOptions options_;
   Callbacks callbacks_;
   const Clock* clock_;
+  TlsAccept tls_;
   std::string address_;
 
   std::atomic<bool> closed_{false};

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/tls_config.h"
+
 namespace apogee::ha {
 
 struct HaOptions {
@@ -33,6 +35,10 @@ struct HaOptions {
   // Slave: re-read up to kResumeCheckBytes before its end when resuming and compare
   // (haResumeCheckEnable, Apogee; see ha_format.h).
   bool resume_check = true;
+  // TLS (docs/security.md, "TLS"): the master's port follows tls.server.mode (permissive
+  // tells a TLS slave from a plain one by the first byte: a report's first byte is 0);
+  // the slave connects with TLS when tls.enable. Off unless set.
+  TlsConfig tls{.server_mode = "disabled"};
 };
 
 }  // namespace apogee::ha

@@ -8,6 +8,7 @@
 #include "base/logging.h"
 #include "base/service_thread.h"
 #include "ha/ha_connection.h"
+#include "net/tls_context.h"
 
 namespace apogee::ha {
 namespace {
@@ -48,6 +49,13 @@ HaService::HaService(store::ReplicationStore* store, const HaOptions& options, c
 HaService::~HaService() { Shutdown(); }
 
 Status HaService::Start() {
+  APOGEE_ASSIGN_OR_RETURN(TlsMode mode, ParseTlsMode(options_.tls.server_mode));
+  if (mode != TlsMode::kDisabled) {
+    auto context = net::MakeServerTlsContext(options_.tls);
+    if (!context.ok()) return context.status().Prefixed("HA service TLS");
+    tls_context_ = std::move(context).value();
+  }
+  allow_plain_ = mode != TlsMode::kEnforcing;
   Result<BlockingSocket> listener = BlockingSocket::Listen(options_.listen_host,
                                                            options_.listen_port);
   if (!listener.ok()) {
@@ -59,7 +67,8 @@ Status HaService::Start() {
   transfer_.Start();
   acceptor_ = std::make_unique<AcceptService>(this);
   acceptor_->Start();
-  Log()->info("HA service listening on {}:{}", options_.listen_host, port());
+  Log()->info("HA service listening on {}:{} (TLS {})", options_.listen_host, port(),
+              TlsModeName(mode));
   return Status::OK();
 }
 
@@ -90,8 +99,11 @@ void HaService::Accepted(BlockingSocket socket) {
     problems_.push_back(problem);
     if (problems_.size() > kMaxProblemsKept) problems_.erase(problems_.begin());
   };
-  auto connection =
-      std::make_unique<HaConnection>(std::move(socket), store_, options_, callbacks, clock_);
+  HaConnection::TlsAccept tls;
+  tls.context = tls_context_ ? tls_context_->native_handle() : nullptr;
+  tls.allow_plain = allow_plain_;
+  auto connection = std::make_unique<HaConnection>(std::move(socket), store_, options_, callbacks,
+                                                   clock_, tls);
   Log()->info("HA slave connected from {}", connection->address());
   std::lock_guard<std::mutex> lock(mu_);
   if (shut_down_) return;

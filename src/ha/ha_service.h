@@ -23,6 +23,10 @@
 #include "store/put_status.h"
 #include "store/replication.h"
 
+namespace boost::asio::ssl {
+class context;
+}  // namespace boost::asio::ssl
+
 namespace apogee::ha {
 
 class HaConnection;
@@ -72,6 +76,9 @@ class HaService {
   const Clock* clock_;
   GroupTransfer transfer_;
   BlockingSocket listener_;
+  // tls.server.mode other than disabled: the master's TLS context (built by Start()).
+  std::shared_ptr<boost::asio::ssl::context> tls_context_;
+  bool allow_plain_ = true;
   std::unique_ptr<AcceptService> acceptor_;
   std::atomic<bool> closing_{false};
 

@@ -63,6 +63,7 @@ ConfigTable NamesrvConfig::BuildTable(NamesrvSettings* s) {
       .Add("configBlackList", &s->config_black_list,
            "keys UPDATE_NAMESRV_CONFIG refuses, ';'-separated (beyond the built-in whitelist)");
   remoting::AddServerLimitKeys(&t, &s->server_limits);
+  AddTlsKeys(&t, &s->tls);
   return t;
 }
 
@@ -114,7 +115,7 @@ NamesrvSettings NamesrvConfig::Snapshot() const {
 std::string NamesrvConfig::ToPropertiesText() const {
   std::lock_guard<std::mutex> lock(mu_);
   NamesrvSettings copy = settings_;
-  return BuildTable(&copy).ToPropertiesText();
+  return MaskTlsSecrets(BuildTable(&copy).ToPropertiesText());
 }
 
 std::vector<std::string> NamesrvConfig::RuntimeUpdatableKeys() const {

@@ -16,6 +16,7 @@
 
 #include "base/config_table.h"
 #include "base/status.h"
+#include "base/tls_config.h"
 #include "remoting/server_limits_config.h"
 
 namespace apogee::namesrv {
@@ -28,6 +29,8 @@ struct NamesrvSettings {
   int32_t server_channel_max_idle_time_seconds = 120;
   // writeBufferHighWaterMark & co. (docs/security.md, "Resource limits").
   remoting::ServerLimitSettings server_limits;
+  // tls.* (Java's TlsSystemConfig; docs/security.md, "TLS").
+  TlsConfig tls;
 
   // NamesrvConfig.
   std::string rocketmq_home;      // $ROCKETMQ_HOME, else ""

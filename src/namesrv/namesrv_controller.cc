@@ -70,6 +70,7 @@ class NamesrvController::Impl {
     options.channel_max_idle =
         std::chrono::seconds(settings_.server_channel_max_idle_time_seconds);
     remoting::ApplyServerLimits(settings_.server_limits, &options);
+    APOGEE_ASSIGN_OR_RETURN(options.tls, ResolveTlsConfig(settings_.tls, true, "namesrv"));
     server_ = std::make_unique<remoting::RemotingServer>(options);
 
     client_executor_ = std::make_shared<remoting::ThreadPoolExecutor>(

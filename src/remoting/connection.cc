@@ -9,6 +9,7 @@
 
 #include "base/logging.h"
 #include "net/host_port.h"
+#include "net/tls_context.h"
 #include "protocol/response_code.h"
 
 namespace apogee::remoting {
@@ -25,6 +26,15 @@ constexpr size_t kMaxFramesPerWrite = 64;
 constexpr size_t kReadBufferSize = 64 * 1024;
 // Reads per readiness before yielding to the other connections of the thread.
 constexpr int kMaxReadsPerTurn = 16;
+// TLS: one record's plaintext at most; a TLS connection has its own read buffer because
+// its reads complete asynchronously (OpenSSL already holds about twice this per
+// connection).
+constexpr size_t kTlsReadBufferSize = 16 * 1024;
+// TLS: pieces of a batch below this size are copied into one buffer so they leave in one
+// record instead of a record (and a send) each; bigger ones are encrypted in place.
+constexpr size_t kTlsCoalesceBelow = 16 * 1024;
+// TLS: a staging buffer grown past this by a big batch is given back afterwards.
+constexpr size_t kTlsStagingKeep = 1024 * 1024;
 
 char* ThreadReadBuffer() {
   thread_local std::unique_ptr<char[]> buffer(new char[kReadBufferSize]);
@@ -49,6 +59,8 @@ Connection::Connection(std::shared_ptr<asio::io_context> context, asio::ip::tcp:
       options_(std::move(options)),
       dispatcher_(std::move(dispatcher)),
       id_(g_next_connection_id.fetch_add(1, std::memory_order_relaxed)),
+      phase_(options_.tls_role == ConnectionOptions::TlsRole::kNone ? Phase::kOpen
+                                                                    : Phase::kDetect),
       decoder_(options_.max_frame_length, options_.decode_limits.max_header_length,
                options_.partial_frame_budget.get()) {
   boost::system::error_code ec;
@@ -83,8 +95,87 @@ void Connection::Start() {
       return;
     }
     self->ArmTimer(self->NextDeadline());
+    using Role = ConnectionOptions::TlsRole;
+    const Role role = self->options_.tls_role;
+    if (role != Role::kNone && !self->options_.tls_context) {
+      self->DoClose("TLS is configured but has no context", true);
+      return;
+    }
+    switch (role) {
+      case Role::kNone: self->ReadNow(); break;
+      case Role::kServerPermissive:
+      case Role::kServerEnforcing: self->WaitReadable(); break;  // then OnFirstByte
+      case Role::kClient: self->StartHandshake(asio::ssl::stream_base::client); break;
+    }
+  });
+}
+
+// ---- TLS set-up ----
+
+void Connection::OnFirstByte() {
+  unsigned char first = 0;
+  boost::system::error_code ec;
+  // A peek: on the plain path the frame decoder reads this byte again.
+  socket_.receive(asio::buffer(&first, 1), asio::socket_base::message_peek, ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    WaitReadable();
+    return;
+  }
+  if (ec) {
+    DoClose(ec == asio::error::eof ? "closed by peer" : "read failed: " + ec.message(), false);
+    return;
+  }
+  if (first == net::kTlsHandshakeRecordType) {
+    StartHandshake(asio::ssl::stream_base::server);
+    return;
+  }
+  if (options_.tls_role == ConnectionOptions::TlsRole::kServerEnforcing) {
+    DoClose(fmt::format("plain connection refused (first byte 0x{:02x} is no TLS handshake; "
+                        "tls.server.mode=enforcing)",
+                        first),
+            true);
+    return;
+  }
+  phase_ = Phase::kOpen;
+  ReadNow();
+}
+
+void Connection::StartHandshake(asio::ssl::stream_base::handshake_type type) {
+  tls_ = std::make_unique<TlsStream>(socket_, *options_.tls_context);
+  phase_ = Phase::kHandshake;
+  handshake_deadline_ = std::chrono::steady_clock::now() + options_.tls_handshake_timeout;
+  ArmTimer(handshake_deadline_);
+  tls_->async_handshake(type, [self = shared_from_this()](const boost::system::error_code& ec) {
+    if (self->closed_on_io_) return;
+    if (ec) {
+      self->DoClose("TLS handshake failed: " + net::DescribeTlsError(ec), true);
+      return;
+    }
+    self->phase_ = Phase::kOpen;
+    self->last_activity_ = std::chrono::steady_clock::now();
+    self->tls_read_buffer_.reset(new char[kTlsReadBufferSize]);
+    // Frames a client queued while the handshake ran.
+    if (!self->write_in_progress_ && !self->write_queue_.empty()) self->DoWrite();
     self->ReadNow();
   });
+}
+
+void Connection::StartTlsRead() {
+  tls_reading_ = true;
+  tls_->async_read_some(
+      asio::buffer(tls_read_buffer_.get(), kTlsReadBufferSize),
+      [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
+        self->tls_reading_ = false;
+        if (self->closed_on_io_) return;
+        if (ec) {
+          const bool eof = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
+          self->DoClose(eof ? "closed by peer" : "TLS read failed: " + net::DescribeTlsError(ec),
+                        false);
+          return;
+        }
+        if (!self->Decode(std::string_view(self->tls_read_buffer_.get(), n))) return;
+        self->ReadNow();
+      });
 }
 
 // ---- reading ----
@@ -100,7 +191,12 @@ void Connection::WaitReadable() {
                          self->DoClose("read failed: " + ec.message(), false);
                          return;
                        }
-                       self->ReadNow();
+                       // Still deciding plain or TLS: look at the first byte first.
+                       if (self->phase_ == Phase::kDetect) {
+                         self->OnFirstByte();
+                       } else {
+                         self->ReadNow();
+                       }
                      });
 }
 
@@ -166,7 +262,7 @@ bool Connection::Decode(std::string_view bytes) {
 }
 
 void Connection::ReadNow() {
-  if (closed_on_io_ || waiting_readable_) return;
+  if (closed_on_io_ || waiting_readable_ || tls_reading_ || phase_ != Phase::kOpen) return;
   char* buffer = ThreadReadBuffer();
   for (int turn = 0; turn < kMaxReadsPerTurn; ++turn) {
     if (ReadPaused()) return;  // MaybeResumeReading picks up from here
@@ -175,6 +271,10 @@ void Connection::ReadNow() {
       // Requests left over from a pause come before anything new.
       if (!Decode({})) return;
       continue;
+    }
+    if (tls_) {
+      StartTlsRead();
+      return;
     }
     boost::system::error_code ec;
     size_t n = socket_.read_some(asio::buffer(buffer, kReadBufferSize), ec);
@@ -299,6 +399,8 @@ void Connection::MaybeResumeForWrites() {
 }
 
 void Connection::DoWrite() {
+  // Until the TLS handshake is done frames wait; its completion starts the write.
+  if (phase_ != Phase::kOpen) return;
   write_in_progress_ = true;
   std::vector<asio::const_buffer> buffers;
   while (!write_queue_.empty() && writing_.size() < kMaxFramesPerWrite) {
@@ -312,37 +414,76 @@ void Connection::DoWrite() {
       if (!segment.empty()) buffers.emplace_back(segment.data(), segment.size());
     }
   }
-  asio::async_write(socket_, buffers,
-                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
-                      const auto now = std::chrono::steady_clock::now();
-                      self->last_activity_ = now;
-                      self->write_progress_ = now;
-                      std::vector<OutgoingFrame> done;
-                      done.swap(self->writing_);
-                      size_t done_bytes = 0;
-                      for (const auto& frame : done) done_bytes += frame.Bytes();
-                      self->queued_bytes_ -= done_bytes;
-                      if (self->options_.write_budget) self->options_.write_budget->Release(done_bytes);
-                      Status result =
-                          ec ? Status::Unavailable(fmt::format("write to {} failed: {}",
-                                                               self->remote_address_, ec.message()))
-                             : Status::OK();
-                      // Still "in progress" while callbacks run, so a frame they queue
-                      // waits for the DoWrite below instead of starting a second write.
-                      for (auto& frame : done) {
-                        if (frame.on_written) frame.on_written(result);
-                      }
-                      // Frames (and the memory they pin) go before anything else runs.
-                      done.clear();
-                      self->write_in_progress_ = false;
-                      if (ec) {
-                        self->DoClose("write failed: " + ec.message(), false);
-                        return;
-                      }
-                      if (self->closed_on_io_) return;
-                      self->MaybeResumeForWrites();
-                      if (!self->write_queue_.empty() && !self->write_in_progress_) self->DoWrite();
-                    });
+  auto on_written = [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
+    const auto now = std::chrono::steady_clock::now();
+    self->last_activity_ = now;
+    self->write_progress_ = now;
+    std::vector<OutgoingFrame> done;
+    done.swap(self->writing_);
+    size_t done_bytes = 0;
+    for (const auto& frame : done) done_bytes += frame.Bytes();
+    self->queued_bytes_ -= done_bytes;
+    if (self->options_.write_budget) self->options_.write_budget->Release(done_bytes);
+    Status result =
+        ec ? Status::Unavailable(fmt::format("write to {} failed: {}",
+                                             self->remote_address_, ec.message()))
+           : Status::OK();
+    // Still "in progress" while callbacks run, so a frame they queue
+    // waits for the DoWrite below instead of starting a second write.
+    for (auto& frame : done) {
+      if (frame.on_written) frame.on_written(result);
+    }
+    // Frames (and the memory they pin) go before anything else runs.
+    done.clear();
+    self->write_in_progress_ = false;
+    if (ec) {
+      self->DoClose("write failed: " + ec.message(), false);
+      return;
+    }
+    if (self->closed_on_io_) return;
+    self->MaybeResumeForWrites();
+    if (!self->write_queue_.empty() && !self->write_in_progress_) self->DoWrite();
+  };
+  if (tls_) {
+    CoalesceForTls(&buffers);
+    asio::async_write(*tls_, buffers, std::move(on_written));
+  } else {
+    asio::async_write(socket_, buffers, std::move(on_written));
+  }
+}
+
+void Connection::CoalesceForTls(std::vector<asio::const_buffer>* buffers) {
+  if (tls_write_staging_.capacity() > kTlsStagingKeep) std::string().swap(tls_write_staging_);
+  tls_write_staging_.clear();
+  size_t small_bytes = 0;
+  for (const auto& b : *buffers) {
+    if (b.size() < kTlsCoalesceBelow) small_bytes += b.size();
+  }
+  tls_write_staging_.reserve(small_bytes);
+  struct Piece {
+    const char* data;  // null: a run in the staging buffer starting at `offset`
+    size_t offset;
+    size_t size;
+  };
+  std::vector<Piece> pieces;
+  pieces.reserve(buffers->size());
+  for (const auto& b : *buffers) {
+    const char* data = static_cast<const char*>(b.data());
+    if (b.size() >= kTlsCoalesceBelow) {
+      pieces.push_back({data, 0, b.size()});
+      continue;
+    }
+    if (!pieces.empty() && pieces.back().data == nullptr) {
+      pieces.back().size += b.size();
+    } else {
+      pieces.push_back({nullptr, tls_write_staging_.size(), b.size()});
+    }
+    tls_write_staging_.append(data, b.size());
+  }
+  buffers->clear();
+  for (const Piece& p : pieces) {
+    buffers->emplace_back(p.data != nullptr ? p.data : tls_write_staging_.data() + p.offset, p.size);
+  }
 }
 
 // ---- requests we send ----
@@ -442,6 +583,7 @@ void Connection::SendResponse(RemotingCommand response) {
 
 std::chrono::steady_clock::time_point Connection::NextDeadline() const {
   auto next = std::chrono::steady_clock::time_point::max();
+  if (phase_ == Phase::kHandshake) next = handshake_deadline_;
   if (options_.idle_timeout.count() > 0) next = std::min(next, last_activity_ + options_.idle_timeout);
   if (options_.frame_read_timeout.count() > 0 && decoder_.in_frame() && !read_paused_) {
     next = std::min(next, frame_started_ + options_.frame_read_timeout);
@@ -470,6 +612,14 @@ void Connection::OnTimer() {
   auto ms = [](auto d) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
   };
+  if (phase_ == Phase::kHandshake && now >= handshake_deadline_) {
+    DoClose(fmt::format("TLS handshake not done within {} ms (limit "
+                        "serverTlsHandshakeTimeoutMillis={})",
+                        options_.tls_handshake_timeout.count(),
+                        options_.tls_handshake_timeout.count()),
+            true);
+    return;
+  }
   if (options_.frame_read_timeout.count() > 0 && decoder_.in_frame() && !read_paused_ &&
       now - frame_started_ >= options_.frame_read_timeout) {
     DoClose(fmt::format("frame not complete {} ms after its first byte ({} bytes received; "

@@ -23,6 +23,14 @@
 // Reads wait for readiness and then read into a per-IO-thread buffer, so an idle
 // connection holds no read buffer of its own.
 //
+// TLS (docs/security.md, "TLS"): with a TLS context the connection first decides and
+// handshakes, then runs the same read loop and limits over an ssl::stream. A server in
+// permissive mode peeks at the first byte (0x16 = a TLS ClientHello, otherwise plain
+// frames); enforcing closes a plain peer; a client handshakes at once. The handshake must
+// finish within tls_handshake_timeout of its first byte (the idle timeout covers a peer
+// that sends nothing at all). Frames queued before the handshake is done wait for it.
+// Without a context nothing of this runs: the plain path is unchanged.
+//
 // Lifetime: owned by shared_ptr (pending handlers hold one); keeps its io_context alive
 // so a Responder kept past the server's shutdown stays safe to use.
 #pragma once
@@ -31,6 +39,7 @@
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <deque>
@@ -73,6 +82,13 @@ struct ConnectionOptions {
   std::shared_ptr<ByteBudget> write_budget;
   // "server" or "client", for log lines.
   std::string side = "server";
+
+  // TLS: none (plain), a server that accepts plain and TLS (permissive) or TLS only
+  // (enforcing), or a client. A role other than kNone needs `tls_context`.
+  enum class TlsRole { kNone, kServerPermissive, kServerEnforcing, kClient };
+  TlsRole tls_role = TlsRole::kNone;
+  std::shared_ptr<boost::asio::ssl::context> tls_context;
+  std::chrono::milliseconds tls_handshake_timeout = std::chrono::seconds(10);
 };
 
 class Connection final : public Channel,
@@ -130,8 +146,19 @@ class Connection final : public Channel,
   static OutgoingFrame MakeFrame(const protocol::RemotingCommand& command, WriteCallback on_written);
   int32_t NextOpaque();
 
+  // Where the connection is: deciding plain or TLS (permissive/enforcing server),
+  // handshaking, or carrying frames.
+  enum class Phase { kDetect, kHandshake, kOpen };
+  using TlsStream = boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>;
+
   // IO-thread halves.
-  // Waits for the socket to become readable (only after a read found it drained).
+  // TLS set-up: look at the first byte (after WaitReadable); run the handshake.
+  void OnFirstByte();
+  void StartHandshake(boost::asio::ssl::stream_base::handshake_type type);
+  // TLS data path: one async_read_some into tls_read_buffer_ at a time.
+  void StartTlsRead();
+  // Waits for the socket to become readable (only after a read found it drained), then
+  // reads (or, in Phase::kDetect, looks at the first byte).
   void WaitReadable();
   // Reads what the socket has, up to a fairness budget, unless reading is paused.
   void ReadNow();
@@ -147,6 +174,8 @@ class Connection final : public Channel,
   void OnResponse(protocol::RemotingCommand response);
   void Enqueue(OutgoingFrame frame);
   void DoWrite();
+  // TLS: copies runs of small buffers into tls_write_staging_ (see kTlsCoalesceBelow).
+  void CoalesceForTls(std::vector<boost::asio::const_buffer>* buffers);
   void AddPending(int32_t opaque, PendingRequest pending);
   void OnRequestTimeout(int32_t opaque);
   // Write high-water mark: stop reading (on enqueue), resume (on a finished write).
@@ -173,6 +202,14 @@ class Connection final : public Channel,
   // Requests dispatched and not finished, and whether reading waits for that to drop.
   std::atomic<uint32_t> in_flight_{0};
   std::atomic<bool> in_flight_paused_{false};
+
+  // TLS: null on plain connections. On the IO thread only.
+  std::unique_ptr<TlsStream> tls_;
+  std::unique_ptr<char[]> tls_read_buffer_;  // allocated once the handshake is done
+  std::string tls_write_staging_;            // small pieces of a batch, coalesced
+  bool tls_reading_ = false;                 // an async_read_some is outstanding
+  Phase phase_ = Phase::kOpen;
+  std::chrono::steady_clock::time_point handshake_deadline_;
 
   // IO thread only.
   FrameDecoder decoder_;

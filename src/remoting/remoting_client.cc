@@ -11,6 +11,7 @@
 #include "net/host_port.h"
 #include "net/io_context_pool.h"
 #include "net/tcp_connector.h"
+#include "net/tls_context.h"
 #include "remoting/connection.h"
 #include "remoting/request_dispatcher.h"
 
@@ -25,7 +26,17 @@ class RemotingClient::Impl : public ChannelEventListener,
   explicit Impl(RemotingClientOptions options)
       : options_(std::move(options)),
         pool_(options_.io_threads, "remoting-cli"),
-        dispatcher_(std::make_shared<RequestDispatcher>()) {}
+        dispatcher_(std::make_shared<RequestDispatcher>()) {
+    if (options_.use_tls) {
+      auto context = net::MakeClientTlsContext(options_.tls);
+      if (context.ok()) {
+        tls_context_ = std::move(context).value();
+      } else {
+        tls_error_ = context.status().Prefixed("TLS client set-up (tls.enable=true)");
+        GetLogger("remoting")->error("remoting client: {}", tls_error_.message());
+      }
+    }
+  }
 
   // A connection per address; `connecting` while the first attempt is under way, with
   // the callers that wait for it.
@@ -41,6 +52,11 @@ class RemotingClient::Impl : public ChannelEventListener,
   }
 
   void WithChannel(std::string_view address, ChannelHandler handler) {
+    if (!tls_error_.ok()) {
+      handler(Status::Unavailable(fmt::format("cannot connect to {}: {}", address,
+                                              tls_error_.message())));
+      return;
+    }
     std::string key(address);
     std::unique_lock lock(mu_);
     if (!running_) {
@@ -88,6 +104,11 @@ class RemotingClient::Impl : public ChannelEventListener,
       connection_options.max_frame_length = options_.max_frame_length;
       connection_options.idle_timeout = options_.channel_max_idle;
       connection_options.side = "remoting client";
+      if (tls_context_) {
+        connection_options.tls_role = ConnectionOptions::TlsRole::kClient;
+        connection_options.tls_context = tls_context_;
+        connection_options.tls_handshake_timeout = options_.tls_handshake_timeout;
+      }
       connection = std::make_shared<Connection>(context, std::move(socket).value(),
                                                 connection_options, dispatcher_, key);
     }
@@ -157,6 +178,8 @@ class RemotingClient::Impl : public ChannelEventListener,
   }
 
   RemotingClientOptions options_;
+  std::shared_ptr<boost::asio::ssl::context> tls_context_;  // use_tls only
+  Status tls_error_;                                       // building it failed
   net::IoContextPool pool_;
   std::shared_ptr<RequestDispatcher> dispatcher_;
   mutable std::mutex mu_;

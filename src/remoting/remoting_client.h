@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/tls_config.h"
 #include "protocol/remoting_command.h"
 #include "remoting/channel.h"
 #include "remoting/executor.h"
@@ -36,6 +37,14 @@ struct RemotingClientOptions {
   uint32_t max_frame_length = kDefaultMaxFrameLength;
   // com.rocketmq.remoting.client.channel.maxIdleTimeSeconds (120 s); zero disables.
   std::chrono::milliseconds channel_max_idle = std::chrono::seconds(120);
+  // Connect with TLS (Java's tls.enable / ClientConfig.useTLS) using the tls.client.*
+  // settings of `tls`. A context that cannot be built (a missing certificate) fails every
+  // call with the reason.
+  bool use_tls = false;
+  TlsConfig tls;
+  // A TLS handshake not done this long after connecting closes the connection.
+  std::chrono::milliseconds tls_handshake_timeout =
+      std::chrono::milliseconds(kDefaultTlsHandshakeTimeoutMillis);
 };
 
 class RemotingClient {

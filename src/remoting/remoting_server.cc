@@ -13,6 +13,7 @@
 #include "base/logging.h"
 #include "net/io_context_pool.h"
 #include "net/tcp_acceptor.h"
+#include "net/tls_context.h"
 #include "remoting/connection.h"
 #include "remoting/request_dispatcher.h"
 
@@ -81,9 +82,21 @@ class RemotingServer::Impl : public ChannelEventListener,
 
   Status Start() {
     FixMallocThresholds();
+    ConnectionOptions connection_options;
+    APOGEE_ASSIGN_OR_RETURN(TlsMode tls_mode, ParseTlsMode(options_.tls.server_mode));
+    if (tls_mode != TlsMode::kDisabled) {
+      auto context = net::MakeServerTlsContext(options_.tls);
+      if (!context.ok()) return context.status().Prefixed("TLS (tls.server.mode=" +
+                                                          options_.tls.server_mode + ")");
+      connection_options.tls_context = std::move(context).value();
+      connection_options.tls_role = tls_mode == TlsMode::kEnforcing
+                                        ? ConnectionOptions::TlsRole::kServerEnforcing
+                                        : ConnectionOptions::TlsRole::kServerPermissive;
+      connection_options.tls_handshake_timeout =
+          std::chrono::milliseconds(options_.tls.handshake_timeout_ms);
+    }
     APOGEE_RETURN_IF_ERROR(acceptor_.Listen(options_.listen_host, options_.listen_port));
     pool_.Start();
-    ConnectionOptions connection_options;
     connection_options.max_frame_length = options_.max_frame_length;
     connection_options.idle_timeout = options_.channel_max_idle;
     connection_options.decode_limits = options_.decode_limits;
@@ -109,8 +122,8 @@ class RemotingServer::Impl : public ChannelEventListener,
     trim_timer_ = std::make_unique<boost::asio::steady_timer>(*pool_.context(0));
     trim_stopped_ = false;
     ArmTrimTimer();
-    GetLogger("remoting")->info("remoting server listening on {}:{}", options_.listen_host,
-                                acceptor_.port());
+    GetLogger("remoting")->info("remoting server listening on {}:{} (TLS {})",
+                                options_.listen_host, acceptor_.port(), TlsModeName(tls_mode));
     return Status::OK();
   }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/tls_config.h"
 #include "remoting/channel.h"
 #include "remoting/executor.h"
 #include "protocol/remoting_command.h"
@@ -51,6 +52,11 @@ struct RemotingServerOptions {
   // Server-wide: bytes of partial frames, and of unsent responses, of all connections.
   uint64_t partial_frame_budget = kDefaultPartialFrameBudget;
   uint64_t write_budget = kDefaultWriteBudget;
+
+  // TLS (docs/security.md, "TLS"): tls.server.mode and the tls.server.* settings. Off
+  // unless asked for here (the servers' configs default to Java's permissive); a
+  // certificate that cannot be loaded fails Start().
+  TlsConfig tls{.server_mode = "disabled"};
 };
 
 // What the server's connections hold now (for tests, metrics and logs).
