@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "base/coding.h"
 #include "base/logging.h"
@@ -25,8 +26,13 @@ void EncodeEntry(const CqEntry& e, uint8_t* p) {
   EncodeFixed64(p + kCqTagCodePos, static_cast<uint64_t>(e.tag_code));
 }
 
-// Java's recovery test for a written slot: a fresh (zeroed) slot has size 0.
-bool IsWritten(const CqEntry& e) { return e.phy_offset >= 0 && e.size > 0; }
+// Java's recovery test for a written slot: a fresh (zeroed) slot has size 0. A slot whose
+// record would end past INT64_MAX was never written by a broker (a corrupt or hostile file;
+// found by store_file_fuzz): it ends the queue too, and its end is never computed.
+bool IsWritten(const CqEntry& e) {
+  return e.phy_offset >= 0 && e.size > 0 &&
+         e.phy_offset <= std::numeric_limits<int64_t>::max() - e.size;
+}
 
 }  // namespace
 

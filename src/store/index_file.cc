@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <ctime>
+#include <limits>
 #include <mutex>
 
 #include "base/coding.h"
@@ -180,7 +181,12 @@ void IndexFile::SelectPhyOffsets(std::string_view key, size_t max_num, int64_t b
     int64_t phy_read = static_cast<int64_t>(DecodeFixed64(e + kIndexEntryPhyOffsetPos));
     int32_t diff = static_cast<int32_t>(DecodeFixed32(e + kIndexEntryTimeDiffPos));
     int32_t prev = static_cast<int32_t>(DecodeFixed32(e + kIndexEntryPrevIndexPos));
-    if (diff < 0) break;
+    // A corrupt file may hold any begin timestamp: stop where the sum would overflow
+    // (store_file_fuzz).
+    if (diff < 0 ||
+        header_.begin_timestamp > std::numeric_limits<int64_t>::max() - int64_t{diff} * 1000) {
+      break;
+    }
     int64_t time_read = header_.begin_timestamp + int64_t{diff} * 1000;
     if (hash_read == key_hash && time_read >= begin && time_read <= end) {
       out->push_back(phy_read);

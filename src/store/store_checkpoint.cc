@@ -38,8 +38,10 @@ Result<std::unique_ptr<StoreCheckpoint>> StoreCheckpoint::Open(env::Env* env,
 }
 
 int64_t StoreCheckpoint::MinTimestamp() const {
-  int64_t min = std::min(physic_.load(), logics_.load()) - kCheckpointSafetyMarginMs;
-  return std::max<int64_t>(min, 0);
+  // Compared before subtracting: a checkpoint file holding INT64_MIN must not overflow
+  // (store_file_fuzz).
+  const int64_t min = std::min(physic_.load(), logics_.load());
+  return min <= kCheckpointSafetyMarginMs ? 0 : min - kCheckpointSafetyMarginMs;
 }
 
 int64_t StoreCheckpoint::MinTimestampIndex() const {

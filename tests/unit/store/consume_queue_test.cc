@@ -84,6 +84,26 @@ TEST_F(ConsumeQueueTest, RecoverFindsTheEndAndMaxPhyOffset) {
   EXPECT_EQ(cq->MaxOffset(), 14);
 }
 
+// store_file_fuzz: a slot at CommitLog offset INT64_MAX made Recover compute offset + size
+// (signed overflow). Such a slot ends the queue like an unwritten one.
+TEST_F(ConsumeQueueTest, RecoverStopsAtASlotWhoseRecordWouldEndPastInt64Max) {
+  {
+    auto cq = Open();
+    for (int64_t i = 0; i < 3; ++i) ASSERT_TRUE(cq->PutEntry(Entry(i), i).ok());
+  }
+  auto names = env_->ListDir("/cq/T/3");
+  ASSERT_TRUE(names.ok() && !names->empty());
+  auto file = env_->OpenFile("/cq/T/3/" + names->front(), env::OpenMode::kOpenExisting);
+  ASSERT_TRUE(file.ok());
+  const std::string slot("\x7f\xff\xff\xff\xff\xff\xff\xff\x00\x00\x00\x64", 12);
+  ASSERT_TRUE((*file)->Write(3 * 20, slot).ok());
+  ASSERT_TRUE((*file)->Close().ok());
+  auto cq = Open();
+  ASSERT_TRUE(cq->Recover().ok());
+  EXPECT_EQ(cq->MaxOffset(), 3);
+  EXPECT_EQ(cq->max_phy_offset(), 1000 + 300);
+}
+
 TEST_F(ConsumeQueueTest, TruncateDirtyCutsEntriesPastTheCommitLogEnd) {
   auto cq = Open();
   for (int64_t i = 0; i < 12; ++i) ASSERT_TRUE(cq->PutEntry(Entry(i), i).ok());

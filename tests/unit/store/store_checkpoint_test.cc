@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "base/coding.h"
 #include "env/mem_env.h"
 
@@ -49,6 +51,12 @@ TEST(StoreCheckpointTest, MinTimestampNotBelowZero) {
   (*cp)->set_physic_msg_timestamp(1000);
   (*cp)->set_logics_msg_timestamp(2000);
   EXPECT_EQ((*cp)->MinTimestamp(), 0);
+  // A corrupt file's INT64_MIN must not overflow the safety margin (store_file_fuzz).
+  (*cp)->set_physic_msg_timestamp(std::numeric_limits<int64_t>::min());
+  EXPECT_EQ((*cp)->MinTimestamp(), 0);
+  (*cp)->set_physic_msg_timestamp(3001);
+  (*cp)->set_logics_msg_timestamp(3001);
+  EXPECT_EQ((*cp)->MinTimestamp(), 1);
 }
 
 }  // namespace
