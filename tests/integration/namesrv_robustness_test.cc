@@ -13,6 +13,7 @@
 #include <string>
 
 #include "namesrv_process.h"
+#include "testutil/test_util.h"
 #include "protocol/response_code.h"
 #include "remoting/remoting_client.h"
 
@@ -104,8 +105,12 @@ TEST(NamesrvRobustnessTest, MalformedFramesCloseOnlyTheirConnection) {
 TEST(NamesrvRobustnessTest, SigtermStopsCleanly) {
   NamesrvProcess ns;
   ASSERT_TRUE(ns.Start());
+  // Start() returns once the port accepts; the boot line is logged just after that.
+  const std::string boot = "The Name Server boot success. serializeType=JSON";
+  EXPECT_TRUE(apogee::testing::WaitUntil(
+      [&] { return ns.process().ReadLog().find(boot) != std::string::npos; }, 10s));
   std::string log = ns.process().ReadLog();
-  EXPECT_NE(log.find("The Name Server boot success. serializeType=JSON"), std::string::npos) << log;
+  EXPECT_NE(log.find(boot), std::string::npos) << log;
   EXPECT_NE(log.find("127.0.0.1:" + std::to_string(ns.port())), std::string::npos);
   ASSERT_TRUE(ns.process().Signal(SIGTERM));
   int status = ns.process().Wait(10s);
