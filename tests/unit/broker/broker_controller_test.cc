@@ -132,6 +132,9 @@ TEST_F(BrokerControllerTest, StartsServesRegistersAndStopsCleanly) {
     ASSERT_TRUE(controller.context().topic_config_manager->UpdateTopicConfig(t).ok());
     ASSERT_TRUE(apogee::testing::WaitUntil(
         [&] { return ns1.LastTopics().topic_config_table.count("Fresh") == 1; }, 5s));
+    // Registration goes to every NameServer in parallel: ns2 may answer a moment after ns1.
+    EXPECT_TRUE(apogee::testing::WaitUntil(
+        [&] { return ns2.LastTopics().topic_config_table.count("Fresh") == 1; }, 5s));
     EXPECT_GE(ns2.Count(req::kRegisterBroker), 2u);
     controller.Shutdown();
   }
