@@ -23,6 +23,9 @@ declare -A allowed=(
   # admin also reads message records and msgIds (queryMsgById/ByOffset, consumeMessage),
   # as Java's tools use common's MessageDecoder; protocol and client already expose message types.
   [admin]="base client protocol message"
+  # mqdashboard's JSON API: admin requests (whose headers expose protocol and message
+  # types) served by metrics' HTTP server.
+  [dashboard]="base admin metrics protocol message"
 )
 modules="${!allowed[*]}"
 bad=0

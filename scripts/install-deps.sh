@@ -11,6 +11,7 @@ PACKAGES=(
   zlib1g-dev libssl-dev openssl libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
   nodejs npm python3
   etcd-server  # the failover tests run a real etcd (docs/failover.md)
+  chromium     # tests/browser drives it headless (playwright-core never downloads a browser)
 )
 
 SUDO=""
@@ -34,13 +35,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm packages for tests/compat (ali-ons, pinned in package-lock.json).
-if [ -f tests/compat/package-lock.json ]; then
-  stamp=tests/compat/node_modules/.apogee-lock-stamp
-  if [ ! -f "$stamp" ] || ! cmp -s tests/compat/package-lock.json "$stamp"; then
-    echo "install-deps: npm ci in tests/compat"
-    (cd tests/compat && npm ci --no-audit --no-fund --loglevel=error)
-    cp tests/compat/package-lock.json "$stamp"
+# npm packages, each directory pinned in its package-lock.json: ali-ons for tests/compat,
+# playwright-core for tests/browser, uPlot for mqdashboard's page (built into the binary).
+for dir in tests/compat tests/browser src/dashboard/web; do
+  [ -f "$dir/package-lock.json" ] || continue
+  stamp=$dir/node_modules/.apogee-lock-stamp
+  if [ ! -f "$stamp" ] || ! cmp -s "$dir/package-lock.json" "$stamp"; then
+    echo "install-deps: npm ci in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$dir/package-lock.json" "$stamp"
   fi
-fi
+done
 echo "install-deps: ok"
