@@ -158,6 +158,8 @@ runChecks('dashboard', async rawCheck => {
       // page can only list a producer the broker has heard from.
       heartbeatBrokerInterval: 1000,
     });
+    // A client's connection errors (the servers stop before its timers do) are logged, not fatal.
+    producer.on('error', e => console.error(`[producer error] ${e.message}`));
     clients.push(producer);
     await producer.ready();
     const beforeSend = Date.now() - 2000;
@@ -264,6 +266,7 @@ runChecks('dashboard', async rawCheck => {
       consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', rebalanceInterval: 1000,
       persistConsumerOffsetInterval: 500, logger: quietLogger,
     });
+    consumer.on('error', e => console.error(`[consumer error] ${e.message}`));
     clients.push(consumer);
     consumer.subscribe(TOPIC, '*', async msg => { got.add(msg.msgId); });
     await consumer.ready();
