@@ -101,43 +101,48 @@ PutResult CommitLog::Append(message::RecordFields f) {
   if (!AdmitLocked(assigns ? it->second : -1, 1, now)) {
     return Refuse(PutStatus::kServiceNotAvailable);
   }
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    Result<std::shared_ptr<MappedFile>> file_or = files_.LastFileOrCreate(0);
-    if (!file_or.ok()) {
-      log->error("cannot create a CommitLog file: {}", file_or.status().ToString());
-      return Refuse(PutStatus::kCreateMappedFileFailed);
-    }
-    MappedFile& file = **file_or;
-    const int64_t pos = file.wrote_position();
-    const int64_t remaining = file.file_size() - pos;
-    if (size + kEndFileMinBlankLength > remaining) {
-      // Never split a record: end the file with a BLANK and retry at the next one.
-      message::EncodeBlank(file.data() + pos, static_cast<int32_t>(remaining));
-      file.set_wrote_position(file.file_size());
-      continue;
-    }
-    f.queue_offset = assigns ? it->second : 0;
-    f.physical_offset = file.start_offset() + pos;
-    f.store_timestamp = now;
-    Result<size_t> wrote =
-        message::EncodeRecord(f, file.data() + pos, static_cast<size_t>(remaining));
-    if (!wrote.ok()) {
-      log->error("encoding a record failed after validation: {}", wrote.status().ToString());
-      return Refuse(PutStatus::kUnknownError);
-    }
-    file.set_wrote_position(pos + size);
-    if (assigns) ++it->second;
-    last_store_timestamp_.store(now, std::memory_order_relaxed);
-    PutResult r;
-    r.status = PutStatus::kPutOk;
-    r.wrote_offset = PhyOffset(f.physical_offset);
-    r.wrote_bytes = static_cast<int32_t>(size);
-    r.queue_offset = QueueOffset(f.queue_offset);
-    r.msg_num = 1;
-    r.store_timestamp = now;
-    return r;
+  Result<std::shared_ptr<MappedFile>> file_or = FileWithRoomLocked(size);
+  if (!file_or.ok()) {
+    log->error("cannot create a CommitLog file: {}", file_or.status().ToString());
+    return Refuse(PutStatus::kCreateMappedFileFailed);
   }
-  return Refuse(PutStatus::kUnknownError);  // unreachable: a fresh file always fits
+  MappedFile& file = **file_or;
+  const int64_t pos = file.wrote_position();
+  f.queue_offset = assigns ? it->second : 0;
+  f.physical_offset = file.start_offset() + pos;
+  f.store_timestamp = now;
+  Result<size_t> wrote =
+      message::EncodeRecord(f, file.data() + pos, static_cast<size_t>(file.file_size() - pos));
+  if (!wrote.ok()) {
+    log->error("encoding a record failed after validation: {}", wrote.status().ToString());
+    return Refuse(PutStatus::kUnknownError);
+  }
+  file.set_wrote_position(pos + size);
+  if (assigns) ++it->second;
+  last_store_timestamp_.store(now, std::memory_order_relaxed);
+  PutResult r;
+  r.status = PutStatus::kPutOk;
+  r.wrote_offset = PhyOffset(f.physical_offset);
+  r.wrote_bytes = static_cast<int32_t>(size);
+  r.queue_offset = QueueOffset(f.queue_offset);
+  r.msg_num = 1;
+  r.store_timestamp = now;
+  return r;
+}
+
+Result<std::shared_ptr<MappedFile>> CommitLog::FileWithRoomLocked(int64_t bytes) {
+  // A fresh file always fits (callers refuse records larger than a file), so the second
+  // attempt succeeds.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    APOGEE_ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, files_.LastFileOrCreate(0));
+    const int64_t pos = file->wrote_position();
+    const int64_t remaining = file->file_size() - pos;
+    if (bytes + kEndFileMinBlankLength <= remaining) return file;
+    // Never split a record: end the file with a BLANK and move on to the next one.
+    message::EncodeBlank(file->data() + pos, static_cast<int32_t>(remaining));
+    file->set_wrote_position(file->file_size());
+  }
+  return Status::Internal(fmt::format("no CommitLog file holds {} bytes", bytes));
 }
 
 PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
@@ -192,50 +197,40 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
   if (!AdmitLocked(it->second, static_cast<int64_t>(batch.size()), now)) {
     return Refuse(PutStatus::kServiceNotAvailable);
   }
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    Result<std::shared_ptr<MappedFile>> file_or = files_.LastFileOrCreate(0);
-    if (!file_or.ok()) {
-      log->error("cannot create a CommitLog file: {}", file_or.status().ToString());
-      return Refuse(PutStatus::kCreateMappedFileFailed);
-    }
-    MappedFile& file = **file_or;
-    const int64_t start = file.wrote_position();
-    const int64_t remaining = file.file_size() - start;
-    if (total + kEndFileMinBlankLength > remaining) {
-      message::EncodeBlank(file.data() + start, static_cast<int32_t>(remaining));
-      file.set_wrote_position(file.file_size());
-      continue;
-    }
-    const int64_t first_queue_offset = it->second;
-    int64_t pos = start;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      message::RecordFields& f = batch[i];
-      f.queue_offset = first_queue_offset + static_cast<int64_t>(i);
-      f.physical_offset = file.start_offset() + pos;
-      f.store_timestamp = now;
-      Result<size_t> wrote = message::EncodeRecord(f, file.data() + pos,
-                                                   static_cast<size_t>(file.file_size() - pos));
-      if (!wrote.ok()) {
-        log->error("encoding a batch record failed after validation: {}",
-                   wrote.status().ToString());
-        return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
-      }
-      pos += sizes[i];
-    }
-    // Published at once: readers never see half a batch.
-    file.set_wrote_position(pos);
-    it->second += static_cast<int64_t>(batch.size());
-    last_store_timestamp_.store(now, std::memory_order_relaxed);
-    PutResult r;
-    r.status = PutStatus::kPutOk;
-    r.wrote_offset = PhyOffset(file.start_offset() + start);
-    r.wrote_bytes = static_cast<int32_t>(total);
-    r.queue_offset = QueueOffset(first_queue_offset);
-    r.msg_num = static_cast<int32_t>(batch.size());
-    r.store_timestamp = now;
-    return r;
+  Result<std::shared_ptr<MappedFile>> file_or = FileWithRoomLocked(total);
+  if (!file_or.ok()) {
+    log->error("cannot create a CommitLog file: {}", file_or.status().ToString());
+    return Refuse(PutStatus::kCreateMappedFileFailed);
   }
-  return Refuse(PutStatus::kUnknownError);
+  MappedFile& file = **file_or;
+  const int64_t start = file.wrote_position();
+  const int64_t first_queue_offset = it->second;
+  int64_t pos = start;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    message::RecordFields& f = batch[i];
+    f.queue_offset = first_queue_offset + static_cast<int64_t>(i);
+    f.physical_offset = file.start_offset() + pos;
+    f.store_timestamp = now;
+    Result<size_t> wrote = message::EncodeRecord(f, file.data() + pos,
+                                                 static_cast<size_t>(file.file_size() - pos));
+    if (!wrote.ok()) {
+      log->error("encoding a batch record failed after validation: {}", wrote.status().ToString());
+      return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
+    }
+    pos += sizes[i];
+  }
+  // Published at once: readers never see half a batch.
+  file.set_wrote_position(pos);
+  it->second += static_cast<int64_t>(batch.size());
+  last_store_timestamp_.store(now, std::memory_order_relaxed);
+  PutResult r;
+  r.status = PutStatus::kPutOk;
+  r.wrote_offset = PhyOffset(file.start_offset() + start);
+  r.wrote_bytes = static_cast<int32_t>(total);
+  r.queue_offset = QueueOffset(first_queue_offset);
+  r.msg_num = static_cast<int32_t>(batch.size());
+  r.store_timestamp = now;
+  return r;
 }
 
 int64_t CommitLog::NewConsumeQueueFiles(int64_t first_queue_offset, int64_t count) const {

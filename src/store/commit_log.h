@@ -143,6 +143,11 @@ class CommitLog {
   };
   using QueueTable = std::unordered_map<std::string, int64_t, KeyHash, std::equal_to<>>;
 
+  // The last CommitLog file, with room for `bytes` plus the BLANK filler: when the current
+  // file cannot hold them, it is ended with a BLANK and the next one is created (a record or
+  // a batch never spans two files). Caller holds put_mu_. Errors when no file can be created.
+  Result<std::shared_ptr<MappedFile>> FileWithRoomLocked(int64_t bytes);
+
   env::Env* env_;
   StoreConfig config_;
   const Clock* clock_;
