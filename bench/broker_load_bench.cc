@@ -14,16 +14,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
 #include "base/logging.h"
-#include "broker/broker_config.h"
-#include "broker/broker_controller.h"
-#include "protocol/admin_headers.h"
+#include "bench_broker.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/custom_header.h"
 #include "protocol/remoting_command.h"
@@ -45,8 +42,6 @@ constexpr char kTopic[] = "BenchTopic";
 constexpr int kQueues = 16;
 constexpr size_t kBodySize = 1024;
 constexpr auto kTimeout = std::chrono::seconds(10);
-
-using apogee::bench::PickBrokerPort;
 
 template <typename H>
 RemotingCommand Request(int32_t code, const H& header) {
@@ -82,67 +77,16 @@ RemotingCommand PullRequest(int32_t queue_id, int64_t offset) {
   return Request(req::kPullMessage, h);
 }
 
+using BrokerSetup = apogee::bench::BenchBroker;
+
 // One broker and one client for the whole run.
-struct BrokerSetup {
-  BrokerSetup() {
-    for (const char* name : {"broker", "store", "remoting", "net"}) {
-      apogee::GetLogger(name)->set_level(spdlog::level::warn);
-    }
-    char tmpl[] = "/tmp/apogee-broker-bench-XXXXXX";
-    dir = mkdtemp(tmpl);
-    int port = PickBrokerPort();
-    apogee::Status s = config.ApplyProperties({
-        {"brokerName", "bench-a"},
-        {"brokerIP1", "127.0.0.1"},
-        {"bindAddress", "127.0.0.1"},
-        {"listenPort", std::to_string(port)},
-        {"storePathRootDir", dir + "/store"},
-        {"flushDiskType", "ASYNC_FLUSH"},
-    });
-    if (!s.ok()) Fail("config: " + s.ToString());
-    controller = std::make_unique<apogee::broker::BrokerController>(&config);
-    if (s = controller->Initialize(); !s.ok()) Fail("initialize: " + s.ToString());
-    if (s = controller->Start(); !s.ok()) Fail("start: " + s.ToString());
-    addr = "127.0.0.1:" + std::to_string(controller->port());
-    client.Start();
-    apogee::protocol::CreateTopicRequestHeader h;
-    h.topic = kTopic;
-    h.default_topic = "TBW102";
-    h.read_queue_nums = kQueues;
-    h.write_queue_nums = kQueues;
-    h.perm = 6;
-    h.topic_filter_type = "SINGLE_TAG";
-    auto res = client.InvokeSync(addr, Request(req::kUpdateAndCreateTopic, h), kTimeout);
-    if (!res.ok() || res->code != rc::kSuccess) Fail("create topic failed");
-  }
-  ~BrokerSetup() {
-    client.Shutdown();
-    controller->Shutdown();
-    std::filesystem::remove_all(dir);
-  }
-  [[noreturn]] static void Fail(const std::string& what) {
-    std::fprintf(stderr, "broker_load_bench: %s\n", what.c_str());
-    std::abort();
-  }
-
-  std::string dir;
-  apogee::broker::BrokerConfig config;
-  std::unique_ptr<apogee::broker::BrokerController> controller;
-  apogee::remoting::RemotingClient client;
-  std::string addr;
-};
-
 BrokerSetup& Setup() {
-  static BrokerSetup* setup = new BrokerSetup();  // lives for the process
+  static BrokerSetup* setup =
+      new BrokerSetup("broker_load_bench", kTopic, kQueues, {"broker", "store", "remoting", "net"});
   return *setup;
 }
 
-double P99Micros(std::vector<double>& micros) {
-  if (micros.empty()) return 0;
-  size_t k = micros.size() * 99 / 100;
-  std::nth_element(micros.begin(), micros.begin() + k, micros.end());
-  return micros[k];
-}
+using apogee::bench::P99Micros;
 
 // Each thread sends to its own queue; one round trip per message.
 void BM_Send1KiB(benchmark::State& state) {
@@ -152,7 +96,7 @@ void BM_Send1KiB(benchmark::State& state) {
   micros.reserve(1 << 16);
   for (auto _ : state) {
     auto start = Clock::now();
-    auto res = setup.client.InvokeSync(setup.addr, SendRequest(queue_id), kTimeout);
+    auto res = setup.client().InvokeSync(setup.addr(), SendRequest(queue_id), kTimeout);
     micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     if (!res.ok() || res->code != rc::kSuccess) {
       state.SkipWithError("send failed");
@@ -177,14 +121,14 @@ void BM_Pull32x1KiB(benchmark::State& state) {
     apogee::protocol::GetMaxOffsetRequestHeader mh;
     mh.topic = kTopic;
     mh.queue_id = queue_id;
-    auto max = setup.client.InvokeSync(setup.addr, Request(req::kGetMaxOffset, mh), kTimeout);
+    auto max = setup.client().InvokeSync(setup.addr(), Request(req::kGetMaxOffset, mh), kTimeout);
     if (max.ok() && max->code == rc::kSuccess) {
       auto h =
           apogee::protocol::DecodeCustomHeader<apogee::protocol::GetMaxOffsetResponseHeader>(*max);
       if (h.ok()) have = h->offset;
     }
     for (int64_t i = have; i < kFill; ++i) {
-      (void)setup.client.InvokeSync(setup.addr, SendRequest(queue_id), kTimeout);
+      (void)setup.client().InvokeSync(setup.addr(), SendRequest(queue_id), kTimeout);
     }
   }
   std::vector<double> micros;
@@ -193,7 +137,7 @@ void BM_Pull32x1KiB(benchmark::State& state) {
   int64_t messages = 0;
   for (auto _ : state) {
     auto start = Clock::now();
-    auto res = setup.client.InvokeSync(setup.addr, PullRequest(queue_id, offset), kTimeout);
+    auto res = setup.client().InvokeSync(setup.addr(), PullRequest(queue_id, offset), kTimeout);
     micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     if (!res.ok()) {
       state.SkipWithError("pull failed");

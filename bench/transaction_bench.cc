@@ -16,18 +16,15 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
 #include "base/logging.h"
-#include "broker/broker_config.h"
-#include "broker/broker_controller.h"
+#include "bench_broker.h"
 #include "message/message_id.h"
 #include "message/properties.h"
-#include "protocol/admin_headers.h"
 #include "protocol/custom_header.h"
 #include "protocol/remoting_command.h"
 #include "protocol/request_code.h"
@@ -49,8 +46,6 @@ constexpr char kGroup[] = "TxBenchPG";
 constexpr int kQueues = 16;
 constexpr size_t kBodySize = 1024;
 constexpr auto kTimeout = std::chrono::seconds(10);
-
-using apogee::bench::PickBrokerPort;
 
 RemotingCommand PreparedRequest(int32_t queue_id, uint64_t n) {
   apogee::protocol::SendMessageRequestHeader h;
@@ -87,55 +82,11 @@ RemotingCommand CommitRequest(const RemotingCommand& send_response) {
   return request;
 }
 
-struct BrokerSetup {
-  BrokerSetup() {
-    for (const char* name : {"broker", "store", "remoting", "net", "transaction"}) {
-      apogee::GetLogger(name)->set_level(spdlog::level::warn);
-    }
-    char tmpl[] = "/tmp/apogee-tx-bench-XXXXXX";
-    dir = mkdtemp(tmpl);
-    int port = PickBrokerPort();
-    apogee::Status s = config.ApplyProperties({
-        {"brokerName", "bench-a"},
-        {"brokerIP1", "127.0.0.1"},
-        {"bindAddress", "127.0.0.1"},
-        {"listenPort", std::to_string(port)},
-        {"storePathRootDir", dir + "/store"},
-        {"flushDiskType", "ASYNC_FLUSH"},
-    });
-    if (!s.ok()) Fail("config: " + s.ToString());
-    controller = std::make_unique<apogee::broker::BrokerController>(&config);
-    if (s = controller->Initialize(); !s.ok()) Fail("initialize: " + s.ToString());
-    if (s = controller->Start(); !s.ok()) Fail("start: " + s.ToString());
-    addr = "127.0.0.1:" + std::to_string(controller->port());
-    client.Start();
-    apogee::protocol::CreateTopicRequestHeader h;
-    h.topic = kTopic;
-    h.default_topic = "TBW102";
-    h.read_queue_nums = kQueues;
-    h.write_queue_nums = kQueues;
-    h.perm = 6;
-    h.topic_filter_type = "SINGLE_TAG";
-    RemotingCommand create = RemotingCommand::MakeRequest(req::kUpdateAndCreateTopic);
-    apogee::protocol::EncodeCustomHeader(h, &create);
-    auto res = client.InvokeSync(addr, std::move(create), kTimeout);
-    if (!res.ok() || res->code != rc::kSuccess) Fail("create topic failed");
-  }
-  ~BrokerSetup() {
-    client.Shutdown();
-    controller->Shutdown();
-    std::filesystem::remove_all(dir);
-  }
-  [[noreturn]] static void Fail(const std::string& what) {
-    std::fprintf(stderr, "transaction_bench: %s\n", what.c_str());
-    std::abort();
-  }
-
-  std::string dir;
-  apogee::broker::BrokerConfig config;
-  std::unique_ptr<apogee::broker::BrokerController> controller;
-  apogee::remoting::RemotingClient client;
-  std::string addr;
+// The broker, its client and the transaction id counter, for the whole run.
+struct BrokerSetup : apogee::bench::BenchBroker {
+  BrokerSetup()
+      : BenchBroker("transaction_bench", kTopic, kQueues,
+                    {"broker", "store", "remoting", "net", "transaction"}) {}
   std::atomic<uint64_t> next_id{0};
 };
 
@@ -144,12 +95,7 @@ BrokerSetup& Setup() {
   return *setup;
 }
 
-double P99Micros(std::vector<double>& micros) {
-  if (micros.empty()) return 0;
-  size_t k = micros.size() * 99 / 100;
-  std::nth_element(micros.begin(), micros.begin() + k, micros.end());
-  return micros[k];
-}
+using apogee::bench::P99Micros;
 
 void BM_PrepareCommit1KiB(benchmark::State& state) {
   BrokerSetup& setup = Setup();
@@ -158,13 +104,13 @@ void BM_PrepareCommit1KiB(benchmark::State& state) {
   micros.reserve(1 << 16);
   for (auto _ : state) {
     auto start = Clock::now();
-    auto sent = setup.client.InvokeSync(setup.addr, PreparedRequest(queue_id, setup.next_id++),
-                                        kTimeout);
+    auto sent = setup.client().InvokeSync(setup.addr(), PreparedRequest(queue_id, setup.next_id++),
+                                          kTimeout);
     if (!sent.ok() || sent->code != rc::kSuccess) {
       state.SkipWithError("prepared send failed");
       break;
     }
-    auto ended = setup.client.InvokeSync(setup.addr, CommitRequest(*sent), kTimeout);
+    auto ended = setup.client().InvokeSync(setup.addr(), CommitRequest(*sent), kTimeout);
     micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     if (!ended.ok() || ended->code != rc::kSuccess) {
       state.SkipWithError("commit failed");
