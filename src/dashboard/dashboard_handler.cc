@@ -45,6 +45,7 @@ DashboardHandler::DashboardHandler(admin::MQAdminClient* admin, std::span<const 
       {"GET", "/api/messages/byKey", MessagesByKey},
       {"GET", "/api/messages/byTime", MessagesByTime},
       {"GET", "/api/message", MessageById},
+      {"POST", "/api/message/resend", ResendMessage},
       {"GET", "/api/producers", ProducersJson},
   };
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "admin/message_resend.h"
 #include "base/string_util.h"
 #include "message/message_id.h"
 
@@ -173,6 +174,28 @@ Result<std::string> MessageById(admin::MQAdminClient* admin, const ApiRequest& r
     if (found.empty()) return Status::NotFound("no message with id " + id + " in topic " + topic);
   }
   return ListJson(found, false, true);
+}
+
+Result<std::string> ResendMessage(admin::MQAdminClient* admin, const ApiRequest& request) {
+  APOGEE_ASSIGN_OR_RETURN(std::string id, request.Required("id"));
+  APOGEE_ASSIGN_OR_RETURN(std::string group, request.Required("group"));
+  auto offset_id = message::ParseOffsetMsgId(TrimWhitespace(id));
+  if (!offset_id.ok()) {
+    return Status::InvalidArgument("resend needs the message's offset msgId (broker address + CommitLog offset): " +
+                                   offset_id.status().message());
+  }
+  std::string broker = offset_id->store_host.ToString();
+  APOGEE_ASSIGN_OR_RETURN(message::MessageExt msg, admin->ViewMessage(broker, offset_id->physical_offset));
+  APOGEE_RETURN_IF_ERROR(admin::ResendToGroup(admin, broker, msg, group));
+  return protocol::json::WriteToString([&](JsonWriter& w) {
+    w.StartObject();
+    Field(w, "msgId", msg.msg_id());
+    Field(w, "topic", msg.topic);
+    Field(w, "group", group);
+    Field(w, "retryTopic", "%RETRY%" + group);
+    Field(w, "delayLevel", admin::kResendDelayLevel);
+    w.EndObject();
+  });
 }
 
 }  // namespace apogee::dashboard

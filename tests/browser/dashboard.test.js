@@ -261,6 +261,7 @@ runChecks('dashboard', async rawCheck => {
 
     // Consume everything with a real client; the group's lag goes to 0.
     const got = new Set();
+    const bodies = [];
     const consumer = new Consumer({
       httpclient, nameSrv: cluster.namesrv.addr, consumerGroup: GROUP, instanceName: 'dash-consumer',
       consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', rebalanceInterval: 1000,
@@ -268,7 +269,7 @@ runChecks('dashboard', async rawCheck => {
     });
     consumer.on('error', e => console.error(`[consumer error] ${e.message}`));
     clients.push(consumer);
-    consumer.subscribe(TOPIC, '*', async msg => { got.add(msg.msgId); });
+    consumer.subscribe(TOPIC, '*', async msg => { got.add(msg.msgId); bodies.push(msg.body.toString()); });
     await consumer.ready();
 
     await check('Consumers: the group appears; its lag goes to 0 once consumed, with members and subscription', async () => {
@@ -287,6 +288,26 @@ runChecks('dashboard', async rawCheck => {
       assert.match(await cellText('group-members', 0, 0), /dash-consumer/);
       const subs = await page.locator('#group-subscriptions tbody tr td:first-child').allInnerTexts();
       assert(subs.includes(TOPIC), subs.join(', '));
+    });
+
+    await check('Messages: resend to a group redelivers the message to that group\'s consumer', async () => {
+      await page.getByRole('link', { name: 'Messages', exact: true }).click();
+      const byId = page.locator('#by-id');
+      await byId.locator('input[name=id]').fill(sent[5]);
+      await byId.getByRole('button', { name: 'Search by id' }).click();
+      await page.locator('#resend-form').waitFor();
+      await page.locator('#resend-form input[name=group]').fill(GROUP);
+      await page.getByRole('button', { name: 'Resend to group' }).click();
+      await page.locator('#resend-result .notice').waitFor();
+      const deadline = Date.now() + 20000;
+      const copies = () => bodies.filter(b => b === 'hello dashboard 5').length;
+      while (copies() < 2 && Date.now() < deadline) await sleep(100);
+      assert.strictEqual(copies(), 2, `bodies seen: ${bodies.length}`);
+      await page.goto(`${dashboard.url}#/consumer/${GROUP}`);
+      await page.waitForFunction(() => {
+        const lag = document.querySelector('#group-lag');
+        return lag && lag.textContent === '0';
+      }, null, { timeout: 30000 });
     });
 
     await check('Consumers: reset by time (group offline) brings the lag back, and the chart follows', async () => {

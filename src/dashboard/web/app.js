@@ -398,7 +398,24 @@ async function messagesPage(main) {
       table('message-properties', ['Property', 'Value'], Object.entries(msg.properties)),
       el('div', {}, el('button', { id: 'body-text', onclick: asText }, 'Text'), ' ',
         el('button', { id: 'body-hex', onclick: asHex }, 'Hex')),
-      body);
+      body, resendForm(msg));
+  };
+  // Redelivery to one group through its retry topic (CONSUMER_SEND_MSG_BACK, delay level 1).
+  const resendForm = msg => {
+    const result = el('div', { id: 'resend-result' });
+    const form = el('form', { id: 'resend-form' },
+      el('label', {}, 'Consumer group', el('input', { name: 'group', required: true })),
+      el('button', { type: 'submit' }, 'Resend to group'));
+    form.addEventListener('submit', async ev => {
+      ev.preventDefault();
+      clearError();
+      try {
+        const r = await api('message/resend', { id: msg.offsetMsgId, group: new FormData(form).get('group') }, 'POST');
+        result.replaceChildren(el('div', { class: 'notice' },
+          `Resent ${r.msgId} to ${r.group} (through ${r.retryTopic}, delivered after about 1 s)`));
+      } catch (e) { showError(e.message); }
+    });
+    return el('div', {}, el('h3', {}, 'Resend to a consumer group'), form, result);
   };
   const view = async id => {
     try {

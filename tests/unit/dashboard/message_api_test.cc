@@ -119,5 +119,44 @@ TEST(MessageApiTest, ByTimeSearchesEachQueueAndStopsPastTheEnd) {
                   .Is(StatusCode::kInvalidArgument));
 }
 
+TEST(MessageApiTest, ResendSendsTheMessageBackToTheGroupAtItsBroker) {
+  ApiHarness h;
+  h.transport().OnBody(rc::kViewMessageById, Record(0, 3, 4096, 1000, "K", "CCCC", "hello"));
+  h.transport().On(rc::kConsumerSendMsgBack, [](const std::string&, const protocol::RemotingCommand& req) {
+    return protocol::RemotingCommand::MakeResponse(req, 0);
+  });
+  std::string id = message::CreateOffsetMsgId(message::HostAddress::IPv4(10, 0, 0, 1, 10911), 4096);
+  auto json = ResendMessage(h.admin(), Request({{"id", id}, {"group", "G"}}));
+  ASSERT_TRUE(json.ok()) << json.status().ToString();
+  auto calls = h.transport().CallsWithCode(rc::kConsumerSendMsgBack);
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0].addr, kMasterAddr);
+  const auto& f = calls[0].request.ext_fields;
+  EXPECT_EQ(f.Get("offset"), std::optional<std::string_view>("4096"));
+  EXPECT_EQ(f.Get("group"), std::optional<std::string_view>("G"));
+  EXPECT_EQ(f.Get("delayLevel"), std::optional<std::string_view>("1"));
+  EXPECT_EQ(f.Get("originMsgId"), std::optional<std::string_view>("CCCC"));
+  EXPECT_EQ(f.Get("originTopic"), std::optional<std::string_view>("T"));
+  auto doc = testing::ParseJson(*json);
+  EXPECT_EQ(Text(doc["retryTopic"]), "%RETRY%G");
+}
+
+TEST(MessageApiTest, ResendNeedsAnOffsetIdAndShowsTheBrokersRefusal) {
+  ApiHarness h;
+  EXPECT_TRUE(ResendMessage(h.admin(), Request({{"id", "UNIQ1"}, {"group", "G"}}))
+                  .status()
+                  .Is(StatusCode::kInvalidArgument));
+  std::string id = message::CreateOffsetMsgId(message::HostAddress::IPv4(10, 0, 0, 1, 10911), 4096);
+  EXPECT_TRUE(ResendMessage(h.admin(), Request({{"id", id}})).status().Is(StatusCode::kInvalidArgument));
+  h.transport().OnBody(rc::kViewMessageById, Record(0, 3, 4096, 1000, "K", "CCCC", "hello"));
+  h.transport().On(rc::kConsumerSendMsgBack, [](const std::string&, const protocol::RemotingCommand& req) {
+    return protocol::RemotingCommand::MakeResponse(req, protocol::response_code::kSubscriptionGroupNotExist,
+                                                   "subscription group not exist, G");
+  });
+  auto refused = ResendMessage(h.admin(), Request({{"id", id}, {"group", "G"}}));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("subscription group not exist, G"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace apogee::dashboard
