@@ -22,7 +22,7 @@ declare -A allowed=(
   [broker]="base store ha remoting protocol message env coord"
   # admin also reads message records and msgIds (queryMsgById/ByOffset, consumeMessage),
   # as Java's tools use common's MessageDecoder; protocol and client already expose message types.
-  [admin]="base client protocol message"
+  [admin]="base client protocol message coord"
   # mqdashboard's JSON API: admin requests (whose headers expose protocol and message
   # types) served by metrics' HTTP server.
   [dashboard]="base admin metrics protocol message"

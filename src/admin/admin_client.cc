@@ -267,6 +267,14 @@ Result<protocol::KVTable> MQAdminClient::GetBrokerRuntimeInfo(std::string_view b
   return protocol::DecodeKVTable(r.body);
 }
 
+Result<protocol::EpochEntryCache> MQAdminClient::GetBrokerEpochCache(std::string_view broker_addr) {
+  APOGEE_ASSIGN_OR_RETURN(RemotingCommand r,
+                          CallBroker(broker_addr, RemotingCommand::MakeRequest(rc::kGetBrokerEpochCache)));
+  auto cache = protocol::DecodeEpochEntryCache(r.body);
+  if (!cache.ok()) return cache.status().Prefixed(std::string(broker_addr) + " sent a bad EpochEntryCache");
+  return cache;
+}
+
 Result<std::map<std::string, std::string>> MQAdminClient::GetBrokerConfig(std::string_view broker_addr) {
   APOGEE_ASSIGN_OR_RETURN(RemotingCommand r,
                           CallBroker(broker_addr, RemotingCommand::MakeRequest(rc::kGetBrokerConfig)));

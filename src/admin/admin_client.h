@@ -19,6 +19,7 @@
 #include "protocol/admin_headers.h"
 #include "protocol/client_headers.h"
 #include "protocol/consumer_headers.h"
+#include "protocol/epoch_entry_cache.h"
 #include "protocol/kv_table.h"
 #include "protocol/remoting_command.h"
 #include "protocol/route_data.h"
@@ -80,6 +81,8 @@ class MQAdminClient {
   Status CreateSubscriptionGroup(std::string_view broker_addr, const SubscriptionGroupSettings& settings);
   Status DeleteSubscriptionGroup(std::string_view broker_addr, std::string_view group, bool clean_offset);
   Result<protocol::KVTable> GetBrokerRuntimeInfo(std::string_view broker_addr);
+  // GET_BROKER_EPOCH_CACHE (mqadmin getBrokerEpoch).
+  Result<protocol::EpochEntryCache> GetBrokerEpochCache(std::string_view broker_addr);
   // The broker's configuration as key -> value (the properties text of GET_BROKER_CONFIG).
   Result<std::map<std::string, std::string>> GetBrokerConfig(std::string_view broker_addr);
   Status UpdateBrokerConfig(std::string_view broker_addr, const std::map<std::string, std::string>& kv);

@@ -5,6 +5,7 @@
 #include "admin/broker_commands.h"
 #include "admin/cluster_commands.h"
 #include "admin/consumer_commands.h"
+#include "admin/failover_commands.h"
 #include "admin/message_commands.h"
 #include "admin/namesrv_commands.h"
 #include "admin/offset_commands.h"
@@ -94,6 +95,7 @@ CommandRegistry BuildMQAdminRegistry() {
   RegisterMessageCommands(&registry);
   RegisterOffsetCommands(&registry);
   RegisterNamesrvCommands(&registry);
+  RegisterFailoverCommands(&registry);
   return registry;
 }
 

@@ -21,6 +21,7 @@
 #include "broker/broker_to_client.h"
 #include "broker/consumer_manager.h"
 #include "broker/consumer_offset_manager.h"
+#include "broker/failover_coordinator.h"
 #include "broker/producer_manager.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
@@ -29,6 +30,7 @@
 #include "protocol/admin_headers.h"
 #include "protocol/client_headers.h"
 #include "protocol/custom_header.h"
+#include "protocol/epoch_entry_cache.h"
 #include "protocol/kv_table.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
@@ -173,6 +175,9 @@ void AdminBrokerProcessor::ProcessRequest(RemotingCommand request, remoting::Res
     case req::kGetBrokerRuntimeInfo:
       response = GetBrokerRuntimeInfo(request);
       break;
+    case req::kGetBrokerEpochCache:
+      response = GetBrokerEpochCache(request);
+      break;
     case req::kUpdateAndCreateSubscriptiongroup:
       response = UpdateAndCreateSubscriptionGroup(request);
       break;
@@ -311,6 +316,28 @@ RemotingCommand AdminBrokerProcessor::GetBrokerConfig(const RemotingCommand& req
 
 RemotingCommand AdminBrokerProcessor::GetBrokerRuntimeInfo(const RemotingCommand& request) {
   return Ok(request, protocol::EncodeKVTable(BuildBrokerRuntimeInfo(*context_, *stats_, env_)));
+}
+
+RemotingCommand AdminBrokerProcessor::GetBrokerEpochCache(const RemotingCommand& request) {
+  if (context_->failover == nullptr) {
+    return Reply(request, rc::kSystemError,
+                 "this request only for failover with etcd (etcdEndpoints is not set)");
+  }
+  const FailoverSnapshot f = context_->failover->Snapshot();
+  const auto settings = context_->config->Get();
+  protocol::EpochEntryCache cache;
+  cache.cluster_name = settings->broker_cluster_name;
+  cache.broker_name = settings->broker_name;
+  cache.broker_id = f.broker_id;
+  cache.max_offset = context_->store->MaxPhyOffset();
+  for (size_t i = 0; i < f.local_history.size(); ++i) {
+    protocol::EpochEntryJson e;
+    e.epoch = static_cast<int32_t>(f.local_history[i].epoch);
+    e.start_offset = f.local_history[i].start_offset;
+    if (i + 1 < f.local_history.size()) e.end_offset = f.local_history[i + 1].start_offset;
+    cache.epoch_list.push_back(e);
+  }
+  return Ok(request, protocol::EncodeEpochEntryCache(cache));
 }
 
 // ---- subscription groups -----------------------------------------------------------

@@ -55,6 +55,9 @@ class AdminBrokerProcessor : public remoting::RequestProcessor {
   Command UpdateBrokerConfig(const Command& request);
   Command GetBrokerConfig(const Command& request);
   Command GetBrokerRuntimeInfo(const Command& request);
+  // GET_BROKER_EPOCH_CACHE (mqadmin getBrokerEpoch): the epochs this broker's CommitLog
+  // holds; refused without failover (etcdEndpoints), as Java refuses it outside controller mode.
+  Command GetBrokerEpochCache(const Command& request);
   Command UpdateAndCreateSubscriptionGroup(const Command& request);
   Command GetAllSubscriptionGroup(const Command& request);
   Command DeleteSubscriptionGroup(const Command& request);

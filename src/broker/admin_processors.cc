@@ -51,6 +51,7 @@ constexpr int32_t kAdminCodes[] = {
     req::kGetProducerConnectionList,      req::kGetAllConsumerOffset,
     req::kGetAllDelayOffset,              req::kQueryTopicConsumeByWho,
     req::kInvokeBrokerToResetOffset,      req::kCloneGroupOffset,
+    req::kGetBrokerEpochCache,
 };
 
 }  // namespace

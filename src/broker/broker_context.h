@@ -37,6 +37,7 @@ class RemotingServer;
 namespace apogee::broker {
 
 class BrokerConfig;
+class FailoverCoordinator;
 class TopicConfigManager;
 class SubscriptionGroupManager;
 class ConsumerOffsetManager;  // sendpull: broker/consumer_offset_manager.h
@@ -102,6 +103,9 @@ struct BrokerContext {
   // controller; empty without etcd.
   std::function<bool()> may_acknowledge;
   bool MayAcknowledge() const { return !may_acknowledge || may_acknowledge(); }
+  // The failover coordinator (etcdEndpoints), for runtime info and GET_BROKER_EPOCH_CACHE;
+  // null without etcd.
+  const FailoverCoordinator* failover = nullptr;
 
   // Lifecycle of the other families' components. Start hooks run after the managers
   // are loaded and the store is started, before the servers accept connections, in

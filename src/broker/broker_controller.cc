@@ -244,6 +244,7 @@ Status BrokerController::Impl::Initialize() {
     s = config_->Get();
     APOGEE_RETURN_IF_ERROR(BrokerConfig::Validate(*s));
     context_.may_acknowledge = [f = failover_.get()] { return f->CanAcknowledge(); };
+    context_.failover = failover_.get();
   }
 
   Result<std::unique_ptr<store::MessageStore>> store =

@@ -8,6 +8,7 @@
 
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
+#include "broker/failover_coordinator.h"
 #include "env/disk_usage.h"
 #include "env/env.h"
 #include "protocol/remoting_command.h"
@@ -145,6 +146,21 @@ protocol::KVTable BuildBrokerRuntimeInfo(const BrokerContext& context,
   t["timerCongestNum"] = "0";
   t["timerEnqueueTps"] = "0.0";
   t["timerDequeueTps"] = "0.0";
+
+  // Failover with etcd (docs/failover.md): the role etcd gave, the epoch, fencing and the
+  // divergence counters (what returning to a newer master cut from this CommitLog).
+  if (context.failover != nullptr) {
+    const FailoverSnapshot f = context.failover->Snapshot();
+    t["failoverRole"] = f.role;
+    t["failoverEpoch"] = std::to_string(f.epoch);
+    t["failoverMasterAddr"] = f.master_addr;
+    t["failoverFenced"] = f.fenced ? "true" : "false";
+    t["failoverDivergentBytes"] = std::to_string(f.divergent_bytes);
+    t["failoverDivergentMessages"] = std::to_string(f.divergent_messages);
+    t["failoverDivergentBytesTotal"] = std::to_string(f.divergent_bytes_total);
+    t["failoverDivergentMessagesTotal"] = std::to_string(f.divergent_messages_total);
+    t["failoverDivergenceCount"] = std::to_string(f.divergence_count);
+  }
   return kv;
 }
 

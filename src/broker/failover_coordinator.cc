@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <map>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "base/clock.h"
@@ -20,6 +21,16 @@
 namespace apogee::broker {
 namespace {
 
+using coord::DecodeLocalState;
+using coord::DivergencePoint;
+using coord::EncodeEpochRecord;
+using coord::EncodeLocalState;
+using coord::EncodeMasterRecord;
+using coord::EncodeReplicaRecord;
+using coord::EncodeSyncStateSet;
+using coord::FailoverKeyPrefix;
+using coord::HistoryUpTo;
+
 std::shared_ptr<spdlog::logger> Log() { return GetLogger("failover"); }
 
 constexpr int64_t kReplicaPollMs = 300;
@@ -31,6 +42,9 @@ constexpr std::chrono::milliseconds kEtcdTimeout{800};
 // The lease an elected replica takes the record with outlives its restart into a master by
 // this much; the new master swaps it for a lease of the normal TTL first thing.
 constexpr int64_t kHandoverExtraSeconds = 10;
+// electMaster: how long a fenced master waits for the chosen replica to hold everything it
+// stored before it gives the switch up and acknowledges again.
+constexpr int64_t kHandoverCatchUpMs = 5000;
 
 bool IsMasterRole(const std::string& role) { return role == "SYNC_MASTER" || role == "ASYNC_MASTER"; }
 
@@ -63,46 +77,12 @@ class FailoverCoordinator::Impl {
   }
   Status SaveLocal() { return state_file_.Persist(EncodeLocalState(local_)); }
 
-  // The three records as etcd has them now.
-  struct View {
-    std::optional<MasterRecord> master;
-    int64_t master_lease = 0;
-    int64_t master_rev = 0;
-    std::optional<EpochRecord> epoch;
-    int64_t epoch_rev = 0;
-    std::optional<SyncStateSet> sync;
-    std::optional<std::string> preferred;
-  };
+  // The set's records as etcd has them now.
+  using View = coord::FailoverSetView;
   Result<View> Read() {
-    View v;
     APOGEE_ASSIGN_OR_RETURN(coord::RangeResult all, etcd_->GetPrefix(prefix_));
-    std::map<std::string, ReplicaRecord> live;
-    for (const coord::KeyValue& kv : all.kvs) {
-      const std::string_view name = std::string_view(kv.key).substr(prefix_.size());
-      if (name == "master") {
-        Result<MasterRecord> r = DecodeMasterRecord(kv.value);
-        if (!r.ok()) return r.status().Prefixed(kv.key);
-        v.master = std::move(*r);
-        v.master_lease = kv.lease;
-        v.master_rev = kv.mod_revision;
-      } else if (name == "epoch") {
-        Result<EpochRecord> r = DecodeEpochRecord(kv.value);
-        if (!r.ok()) return r.status().Prefixed(kv.key);
-        v.epoch = std::move(*r);
-        v.epoch_rev = kv.mod_revision;
-      } else if (name == "syncStateSet") {
-        Result<SyncStateSet> r = DecodeSyncStateSet(kv.value);
-        if (!r.ok()) return r.status().Prefixed(kv.key);
-        v.sync = std::move(*r);
-      } else if (name == "preferred") {
-        v.preferred = kv.value;
-      } else if (name.starts_with("replicas/")) {
-        // Only live replicas have a record: each is under its own lease.
-        Result<ReplicaRecord> r = DecodeReplicaRecord(kv.value);
-        if (r.ok()) live[r->addr] = *r;
-      }
-    }
-    replicas_ = std::move(live);
+    APOGEE_ASSIGN_OR_RETURN(View v, coord::DecodeFailoverSet(prefix_, all.kvs));
+    replicas_ = v.replicas;
     return v;
   }
 
@@ -203,8 +183,17 @@ class FailoverCoordinator::Impl {
                   "acknowledged under SYNC_MASTER)",
                   keep, max, following_epoch_, HistoryText(local_.history),
                   HistoryText(history_));
-      APOGEE_ASSIGN_OR_RETURN(int64_t cut, store->TruncateTo(keep));
+      int64_t messages = 0;
+      APOGEE_ASSIGN_OR_RETURN(int64_t cut, store->TruncateTo(keep, &messages));
       divergent_bytes_ = cut;
+      divergent_messages_ = messages;
+      local_.divergent_bytes_total += cut;
+      local_.divergent_messages_total += messages;
+      local_.divergence_count++;
+      Log()->warn("divergence: cut {} bytes ({} messages) from CommitLog offset {}; this broker "
+                  "has now cut {} bytes ({} messages) in {} divergence(s)",
+                  cut, messages, keep, local_.divergent_bytes_total,
+                  local_.divergent_messages_total, local_.divergence_count);
     }
     local_.history = HistoryUpTo(history_, store->MaxPhyOffset());
     return SaveLocal();
@@ -259,6 +248,12 @@ class FailoverCoordinator::Impl {
     s.history = history_;
     s.sync_state_set = sync_;
     s.divergent_bytes = divergent_bytes_;
+    s.divergent_messages = divergent_messages_;
+    s.divergent_bytes_total = local_.divergent_bytes_total;
+    s.divergent_messages_total = local_.divergent_messages_total;
+    s.divergence_count = local_.divergence_count;
+    s.local_history = local_.history;
+    s.broker_id = role_ == Role::kMaster ? 0 : local_.broker_id;
     s.fenced = role_ == Role::kMaster && !CanAcknowledge();
     return s;
   }
@@ -372,18 +367,66 @@ class FailoverCoordinator::Impl {
       return true;
     }
     UpdateSyncStateSet(*read);
-    // electMaster: hand over to the named in-sync replica by stepping down.
-    if (read->preferred && *read->preferred != self_addr_ && read->sync &&
-        std::find(read->sync->members.begin(), read->sync->members.end(), *read->preferred) !=
-            read->sync->members.end()) {
+    if (read->preferred && *read->preferred != self_addr_) return HandOver(*read);
+    if (handover_since_ms_ != 0) EndHandOver("the electMaster request was withdrawn");
+    return false;
+  }
+
+  // electMaster: hand the set to the named in-sync replica. The master stops acknowledging
+  // first, waits until that replica holds everything it stored (so the replica's final
+  // offset is the highest of the set and it wins the election), then revokes its lease and
+  // restarts as a replica. A replica that does not catch up within kHandoverCatchUpMs, or
+  // that is not in the syncStateSet, cancels the request. Returns true when a restart was
+  // requested.
+  bool HandOver(const View& v) {
+    const std::string& target = *v.preferred;
+    const bool in_sync = v.sync && v.sync->epoch == epoch_ &&
+                         std::find(v.sync->members.begin(), v.sync->members.end(), target) !=
+                             v.sync->members.end();
+    if (!in_sync) {
+      CancelHandOver(target, "it is not in the syncStateSet of epoch " + std::to_string(epoch_));
+      return false;
+    }
+    if (handover_since_ms_ == 0) {
+      handover_since_ms_ = SteadyMillis();
       fenced_.store(true);
+      Log()->warn("electMaster: fenced; waiting for {} to reach CommitLog offset {} before "
+                  "handing epoch {} over",
+                  target, store_->MaxPhyOffset(), epoch_);
+    }
+    const int64_t max = store_->MaxPhyOffset();
+    auto it = replicas_.find(target);
+    if (it != replicas_.end() && it->second.following_epoch == epoch_ && it->second.offset >= max) {
       Status revoked = etcd_->LeaseRevoke(local_.lease_id);
-      Log()->warn("electMaster: stepping down from epoch {} for {} (lease revoked: {})", epoch_,
-                  *read->preferred, revoked.ToString());
-      RequestRestart("electMaster handed the set to " + *read->preferred);
+      Log()->warn("electMaster: {} holds offset {}; stepping down from epoch {} (lease revoked: {})",
+                  target, it->second.offset, epoch_, revoked.ToString());
+      RequestRestart("electMaster handed the set to " + target);
       return true;
     }
+    if (SteadyMillis() - handover_since_ms_ > kHandoverCatchUpMs) {
+      CancelHandOver(target, fmt::format("it did not reach offset {} within {} ms (it has {})", max,
+                                         kHandoverCatchUpMs,
+                                         it == replicas_.end() ? -1 : it->second.offset));
+    }
     return false;
+  }
+
+  void CancelHandOver(const std::string& target, const std::string& why) {
+    // Only the request that named `target`: a newer one stays.
+    Result<coord::TxnResult> txn = etcd_->Txn(
+        {coord::Compare{Key("preferred"), coord::Compare::Target::kValue, coord::Compare::Op::kEqual, 0,
+                        target}},
+        {coord::TxnOp::Delete(Key("preferred"))});
+    Log()->error("electMaster: not handing epoch {} to {}: {} (request {})", epoch_, target, why,
+                 txn.ok() ? (txn->succeeded ? "withdrawn" : "already replaced") : txn.status().ToString());
+    EndHandOver("cancelled");
+  }
+
+  void EndHandOver(const std::string& why) {
+    if (handover_since_ms_ == 0) return;
+    handover_since_ms_ = 0;
+    fenced_.store(false);
+    Log()->info("electMaster: {}; acknowledging sends again", why);
   }
 
   void UpdateSyncStateSet(const View& v) {
@@ -504,14 +547,12 @@ class FailoverCoordinator::Impl {
         all_reported = false;
         continue;
       }
-      if (v.preferred && *v.preferred == addr && waited < kCandidateWaitMs) {
-        best = &it->second;
-        break;
-      }
-      if (best == nullptr || it->second.offset > best->offset ||
-          (it->second.offset == best->offset && it->second.addr < best->addr)) {
-        best = &it->second;
-      }
+      // The highest final offset wins: it holds every acknowledged message. Among equal
+      // offsets electMaster's choice goes first, then the lowest address.
+      auto rank = [&](const ReplicaRecord& r) {
+        return std::make_tuple(-r.offset, !(v.preferred && *v.preferred == r.addr), r.addr);
+      };
+      if (best == nullptr || rank(it->second) < rank(*best)) best = &it->second;
     }
     if (!all_reported && waited < kCandidateWaitMs) return false;
     if (best == nullptr || best->addr != self_addr_) return false;
@@ -591,12 +632,14 @@ class FailoverCoordinator::Impl {
   std::string master_addr_;       // guarded by mu_
   std::vector<EpochEntry> history_;  // guarded by mu_
   SyncStateSet sync_;             // guarded by mu_
-  int64_t divergent_bytes_ = 0;   // guarded by mu_
+  int64_t divergent_bytes_ = 0;   // guarded by mu_; cut at this start
+  int64_t divergent_messages_ = 0;  // guarded by mu_; cut at this start
   bool restarting_as_master_ = false;  // guarded by mu_
 
   std::atomic<int64_t> ack_deadline_ms_{0};
   std::atomic<bool> fenced_{false};
   bool fenced_logged_ = false;
+  int64_t handover_since_ms_ = 0;  // master thread only: electMaster fenced this master then
 
   // Thread only.
   std::map<std::string, ReplicaRecord> replicas_;

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "broker/failover_records.h"
+#include "coord/failover_records.h"
 
 namespace apogee::env {
 class Env;
@@ -48,6 +48,14 @@ class EtcdClient;
 }  // namespace apogee::coord
 
 namespace apogee::broker {
+
+// The records live in coord (mqadmin reads them too); the coordinator speaks of them often.
+using coord::EpochEntry;
+using coord::EpochRecord;
+using coord::LocalFailoverState;
+using coord::MasterRecord;
+using coord::ReplicaRecord;
+using coord::SyncStateSet;
 
 class ConfigFile;
 struct BrokerSettings;
@@ -68,7 +76,13 @@ struct FailoverSnapshot {
   std::string master_addr;
   std::vector<EpochEntry> history;
   SyncStateSet sync_state_set;
-  int64_t divergent_bytes = 0;  // cut from this broker's CommitLog at its last start
+  int64_t divergent_bytes = 0;     // cut from this broker's CommitLog at its last start
+  int64_t divergent_messages = 0;  // the ConsumeQueue entries cut then
+  int64_t divergent_bytes_total = 0;     // summed over the broker's life (failover.json)
+  int64_t divergent_messages_total = 0;
+  int64_t divergence_count = 0;
+  std::vector<EpochEntry> local_history;  // the epochs this broker's CommitLog holds
+  int64_t broker_id = 0;                  // 0 as master, its replica id otherwise
   bool fenced = false;
 };
 

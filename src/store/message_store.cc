@@ -197,8 +197,9 @@ Status MessageStore::Recover() {
   return Status::OK();
 }
 
-Result<int64_t> MessageStore::TruncateTo(int64_t phy_offset) {
+Result<int64_t> MessageStore::TruncateTo(int64_t phy_offset, int64_t* messages_cut) {
   if (started_.load()) return Status::Aborted("TruncateTo after Start");
+  if (messages_cut != nullptr) *messages_cut = 0;
   const int64_t end = commit_log_->MaxOffset();
   if (phy_offset >= end) return int64_t{0};
   if (phy_offset < commit_log_->MinOffset()) {
@@ -208,7 +209,11 @@ Result<int64_t> MessageStore::TruncateTo(int64_t phy_offset) {
   }
   APOGEE_RETURN_IF_ERROR(commit_log_->files().TruncateDirtyFiles(phy_offset, /*zero_tail=*/true));
   for (auto& cq : consume_queues_->All()) {
-    if (cq->max_phy_offset() > phy_offset) APOGEE_RETURN_IF_ERROR(cq->TruncateDirty(phy_offset));
+    if (cq->max_phy_offset() > phy_offset) {
+      const int64_t before = cq->MaxOffset();
+      APOGEE_RETURN_IF_ERROR(cq->TruncateDirty(phy_offset));
+      if (messages_cut != nullptr) *messages_cut += std::max<int64_t>(0, before - cq->MaxOffset());
+    }
     commit_log_->SetQueueOffset(cq->topic(), cq->queue_id(), cq->MaxOffset());
   }
   APOGEE_RETURN_IF_ERROR(index_->TruncateFrom(phy_offset));

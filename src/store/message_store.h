@@ -153,8 +153,9 @@ class MessageStore : public ReplicationStore {
   // zeroed, later files deleted) with every ConsumeQueue entry and index entry at or past
   // it. A failover replica's data past the last offset it shares with a new master's epoch
   // history (never acknowledged) goes this way. Returns the bytes cut (0 when the CommitLog
-  // already ends at or before `phy_offset`).
-  Result<int64_t> TruncateTo(int64_t phy_offset);
+  // already ends at or before `phy_offset`). `messages_cut`, when given, receives the number
+  // of ConsumeQueue entries removed (the dispatched messages that were cut).
+  Result<int64_t> TruncateTo(int64_t phy_offset, int64_t* messages_cut = nullptr);
   // Deletes the ConsumeQueues of the given topics (the CommitLog keeps its bytes).
   Status DeleteTopic(std::string_view topic);
   // Runs one retention pass now (as the retention thread does every cleanResourceInterval).

@@ -28,6 +28,7 @@
 #include "etcd_process.h"
 #include "ha_harness.h"
 #include "protocol/response_code.h"
+#include "tool_run.h"
 
 namespace apogee::testing {
 namespace {
@@ -190,7 +191,7 @@ class FailoverSet {
  public:
   explicit FailoverSet(const std::string& namesrv) : namesrv_(namesrv) {}
 
-  bool Start(bool proxy_first_to_etcd = false) {
+  bool Start(bool proxy_first_to_etcd = false, const std::string& master_role = "SYNC_MASTER") {
     if (!etcd_.Start()) return false;
     if (proxy_first_to_etcd) {
       etcd_proxy_ = std::make_unique<TcpProxy>("127.0.0.1", etcd_.client_port());
@@ -199,7 +200,7 @@ class FailoverSet {
     for (int i = 0; i < 3; ++i) {
       brokers_.push_back(std::make_unique<BrokerProcess>(Props{}, "broker-f"));
       BrokerProcess& b = *brokers_.back();
-      b.SetExtra("brokerRole", i == 0 ? "SYNC_MASTER" : "SLAVE");
+      b.SetExtra("brokerRole", i == 0 ? master_role : "SLAVE");
       b.SetExtra("brokerId", std::to_string(i));
       b.SetExtra("flushDiskType", "SYNC_FLUSH");
       b.SetExtra("etcdEndpoints", i == 0 && etcd_proxy_ ? "http://" + etcd_proxy_->addr()
@@ -292,6 +293,7 @@ class FailoverSet {
   }
 
   HaClient& client() { return client_; }
+  std::string etcd_endpoint() const { return etcd_.endpoint(); }
   TcpProxy* etcd_proxy() { return etcd_proxy_.get(); }
   std::vector<std::unique_ptr<BrokerProcess>>& brokers() { return brokers_; }
 
@@ -329,15 +331,24 @@ FaultCheck CheckAcks(const std::vector<Ack>& acks, const std::string& old_master
   return c;
 }
 
-enum class Fault { kKill, kStop, kCutEtcd };
+enum class Fault { kKill, kStop, kCutEtcd, kKillAsync };
 
 const char* FaultName(Fault f) {
   switch (f) {
     case Fault::kKill: return "kill9";
     case Fault::kStop: return "sigstop";
     case Fault::kCutEtcd: return "etcd_link_cut";
+    case Fault::kKillAsync: return "kill9_async_master";
   }
   return "?";
+}
+
+// The value of `key` in `mqadmin brokerStatus -b addr` ("" when absent).
+std::string RuntimeInfo(const std::string& namesrv, const std::string& addr, const std::string& key) {
+  ToolResult r = RunTool("mqadmin", {"brokerStatus", "-b", addr, "-n", namesrv});
+  std::smatch m;
+  const std::regex line("(^|\n)" + key + " *: ([^\n]*)");
+  return std::regex_search(r.output, m, line) ? std::string(m[2]) : std::string();
 }
 
 // One round: fresh etcd, NameServer and set; load; the fault; a new master; the old master
@@ -346,7 +357,8 @@ void RunRound(Fault fault, int failovers, int round) {
   NamesrvProcess namesrv;
   ASSERT_TRUE(namesrv.Start());
   FailoverSet set(namesrv.addr());
-  ASSERT_TRUE(set.Start(fault == Fault::kCutEtcd)) << set.Logs();
+  const bool async = fault == Fault::kKillAsync;
+  ASSERT_TRUE(set.Start(fault == Fault::kCutEtcd, async ? "ASYNC_MASTER" : "SYNC_MASTER")) << set.Logs();
   ASSERT_TRUE(set.CreateTopic()) << set.Logs();
   FailoverSender sender(namesrv.addr());
   std::string master = set.WaitForMaster(sender, 60s);
@@ -367,6 +379,7 @@ void RunRound(Fault fault, int failovers, int round) {
     const int64_t fault_ms = SteadyMillis();
     switch (fault) {
       case Fault::kKill:
+      case Fault::kKillAsync:
         old->process().Signal(SIGKILL);
         old->process().Wait(10s);
         break;
@@ -382,6 +395,7 @@ void RunRound(Fault fault, int failovers, int round) {
     // The old master returns and must not acknowledge anything in the new epoch.
     switch (fault) {
       case Fault::kKill:
+      case Fault::kKillAsync:
         ASSERT_TRUE(old->Start(namesrv.addr())) << old->ReadLog();
         break;
       case Fault::kStop: old->process().Signal(SIGCONT); break;
@@ -421,7 +435,20 @@ void RunRound(Fault fault, int failovers, int round) {
             << (failovers > 1 ? "_x" + std::to_string(failovers) : std::string()) << " round=" << round << " "
             << report->ToString() << " window_ms=" << (windows.empty() ? 0 : *std::max_element(windows.begin(), windows.end()))
             << std::endl;
-  EXPECT_EQ(report->lost, 0) << report->ToString() << "\n" << set.Logs();
+  if (async) {
+    // ASYNC_MASTER acknowledges before replication: the un-replicated tail at the kill is
+    // lost (measured, docs/failover.md). The returning old master held it (SYNC_FLUSH) and
+    // must have cut at least those messages, and counted them.
+    const std::string cut = RuntimeInfo(namesrv.addr(), set.brokers()[0]->addr(), "failoverDivergentMessagesTotal");
+    std::cout << "[failover-chaos] async_loss round=" << round << " lost=" << report->lost
+              << " old_master_divergent_messages=" << cut << std::endl;
+    EXPECT_FALSE(cut.empty());
+    if (!cut.empty()) {
+      EXPECT_GE(std::stoll(cut), report->lost);
+    }
+  } else {
+    EXPECT_EQ(report->lost, 0) << report->ToString() << "\n" << set.Logs();
+  }
   EXPECT_EQ(report->out_of_order, 0) << report->ToString();
   EXPECT_EQ(report->mismatched, 0) << report->ToString();
   EXPECT_EQ(report->foreign, 0) << report->ToString();
@@ -442,9 +469,114 @@ TEST(FailoverEtcdTest, CutMasterEtcdLinkThenTheOldMasterReturns) {
   for (int r = 1; r <= rounds && !::testing::Test::HasFailure(); ++r) RunRound(Fault::kCutEtcd, 1, r);
 }
 
+// ASYNC_MASTER: the election and the old master's cut work alike; what is lost is measured.
+TEST(FailoverEtcdTest, AsyncMasterKillMinus9LosesOnlyTheUnreplicatedTail) {
+  const int rounds = EnvInt("APOGEE_FAILOVER_ROUNDS", 1);
+  for (int r = 1; r <= rounds && !::testing::Test::HasFailure(); ++r) RunRound(Fault::kKillAsync, 1, r);
+}
+
 TEST(FailoverEtcdTest, TwoKillFailoversInARow) {
   const int rounds = EnvInt("APOGEE_FAILOVER_ROUNDS", 1);
   for (int r = 1; r <= rounds && !::testing::Test::HasFailure(); ++r) RunRound(Fault::kKill, 2, r);
+}
+
+// mqadmin getSyncStateSet / getBrokerEpoch / electMaster against the real set, with a sender
+// running through the manual switch: electMaster refuses a broker outside the syncStateSet,
+// switches to an in-sync replica (epoch 2), the old master is fenced and cuts nothing, and
+// no acknowledged message is missing on the new master.
+TEST(FailoverEtcdTest, MqadminShowsTheSetAndElectMasterSwitchesToAnInSyncReplica) {
+  NamesrvProcess namesrv;
+  ASSERT_TRUE(namesrv.Start());
+  FailoverSet set(namesrv.addr());
+  ASSERT_TRUE(set.Start()) << set.Logs();
+  ASSERT_TRUE(set.CreateTopic()) << set.Logs();
+  FailoverSender sender(namesrv.addr());
+  const std::string master = set.WaitForMaster(sender, 60s);
+  ASSERT_FALSE(master.empty()) << set.Logs();
+  ASSERT_TRUE(set.WaitForAllInSync(30s)) << set.Logs();
+  std::string target;
+  for (auto& b : set.brokers()) {
+    if (b->addr() != master && (target.empty() || b->addr() < target)) target = b->addr();
+  }
+  const std::string etcd = set.etcd_endpoint();
+
+  ToolResult sync = RunTool("mqadmin", {"getSyncStateSet", "-a", etcd, "-c", "DefaultCluster"});
+  EXPECT_EQ(sync.exit_code, 0) << sync.output;
+  EXPECT_NE(sync.output.find("#brokerName\tbroker-f\n#MasterAddr\t" + master + "\n#MasterEpoch\t1\n"),
+            std::string::npos)
+      << sync.output;
+  EXPECT_NE(sync.output.find("#SyncStateSetNums\t3"), std::string::npos) << sync.output;
+  EXPECT_NE(sync.output.find("InSyncReplica:\tReplicaIdentity{brokerName='broker-f', brokerId=0, "
+                             "brokerAddress='" + master + "', alive=true}\tonline"),
+            std::string::npos)
+      << sync.output;
+
+  // Every member reports epoch 1 from offset 0 (the slaves' routes may lag a registration).
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        ToolResult epochs = RunTool("mqadmin", {"getBrokerEpoch", "-b", "broker-f", "-n", namesrv.addr()});
+        size_t members = 0;
+        for (size_t p = epochs.output.find("#brokerAddr"); p != std::string::npos;
+             p = epochs.output.find("#brokerAddr", p + 1)) {
+          ++members;
+        }
+        return epochs.exit_code == 0 && members == 3 &&
+               epochs.output.find("#Epoch: EpochEntry{epoch=1, startOffset=0, endOffset=") != std::string::npos;
+      },
+      30s));
+
+  sender.Start();
+  ASSERT_TRUE(WaitUntil([&] { return sender.acked() >= 30; }, 60s)) << set.Logs();
+
+  ToolResult refused = RunTool("mqadmin", {"electMaster", "-a", etcd, "-c", "DefaultCluster", "-n",
+                                           "broker-f", "-b", "127.0.0.1:1"});
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("not in the syncStateSet"), std::string::npos) << refused.output;
+  ToolResult already = RunTool("mqadmin", {"electMaster", "-a", etcd, "-c", "DefaultCluster", "-n",
+                                           "broker-f", "-b", master});
+  EXPECT_EQ(already.exit_code, 1) << already.output;
+
+  const int64_t switch_ms = SteadyMillis();
+  ToolResult elect = RunTool("mqadmin", {"electMaster", "-a", etcd, "-c", "DefaultCluster", "-n",
+                                         "broker-f", "-b", target});
+  ASSERT_EQ(elect.exit_code, 0) << elect.output << set.Logs();
+  EXPECT_NE(elect.output.find("#BrokerMasterAddr\t" + target + "\n#MasterEpoch\t2\n"), std::string::npos)
+      << elect.output;
+  const std::string next = set.WaitForMaster(sender, 30s, master);
+  ASSERT_EQ(next, target) << set.Logs();
+  const int64_t acked_at_switch = sender.acked();
+  ASSERT_TRUE(WaitUntil([&] { return sender.acked() >= acked_at_switch + 20; }, 30s)) << set.Logs();
+  EXPECT_TRUE(WaitUntil(
+      [&] { return set.client().Send(master, kProbeTopic, 0, "old-master-probe").code != rc::kSuccess; }, 15s))
+      << "the old master still acknowledges";
+  sender.Stop();
+  FaultCheck check = CheckAcks(sender.Acks(), master, switch_ms);
+  EXPECT_EQ(check.old_master_acks_after_new, 0);
+  EXPECT_GE(check.window_ms, 0);
+  EXPECT_LE(check.window_ms, kMaxWindowMs);
+  auto report = VerifyReplica(set.client(), target, kTopic, kQueues, sender.AckedMessages(), 15s);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  std::cout << "[failover-electMaster] " << report->ToString() << " window_ms=" << check.window_ms << std::endl;
+  EXPECT_EQ(report->lost, 0) << report->ToString() << "\n" << set.Logs();
+  EXPECT_EQ(report->out_of_order, 0) << report->ToString();
+
+  // The old master follows the new one; it stepped down with nothing the new master lacks.
+  ASSERT_TRUE(WaitUntil([&] { return RuntimeInfo(namesrv.addr(), master, "failoverRole") == "replica"; }, 30s))
+      << set.Logs();
+  EXPECT_EQ(RuntimeInfo(namesrv.addr(), master, "failoverEpoch"), "2");
+  EXPECT_EQ(RuntimeInfo(namesrv.addr(), master, "failoverDivergentBytesTotal"), "0");
+  EXPECT_EQ(RuntimeInfo(namesrv.addr(), target, "failoverRole"), "master");
+  ToolResult after = RunTool("mqadmin", {"getSyncStateSet", "-a", etcd, "-b", "broker-f", "-c", "DefaultCluster"});
+  EXPECT_NE(after.output.find("#MasterAddr\t" + target + "\n#MasterEpoch\t2\n"), std::string::npos)
+      << after.output;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        ToolResult epochs = RunTool("mqadmin", {"getBrokerEpoch", "-b", "broker-f", "-n", namesrv.addr()});
+        return epochs.output.find("#brokerAddr\t" + target + "\n#brokerId\t0\n#Epoch: EpochEntry{epoch=1, "
+                                  "startOffset=0, endOffset=") != std::string::npos &&
+               epochs.output.find("#Epoch: EpochEntry{epoch=2, startOffset=") != std::string::npos;
+      },
+      30s));
 }
 
 }  // namespace

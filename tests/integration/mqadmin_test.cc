@@ -14,37 +14,10 @@
 #include "protocol/remoting_command.h"
 #include "remoting/remoting_client.h"
 #include "testutil/test_util.h"
+#include "tool_run.h"
 
 namespace apogee::testing {
 namespace {
-
-struct ToolResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-ToolResult RunTool(const std::string& binary, const std::vector<std::string>& args,
-                   std::chrono::seconds timeout = std::chrono::seconds(60)) {
-  static int runs = 0;
-  TempDir dir;
-  ChildProcess p;
-  std::vector<std::string> argv = {std::string(APOGEE_BIN_DIR) + "/" + binary};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ToolResult r;
-  if (!p.Start(argv, dir.Join("out-" + std::to_string(++runs) + ".log"), {{"APOGEE_LOG_LEVEL", "warn"}})) {
-    ADD_FAILURE() << "cannot start " << argv[0];
-    return r;
-  }
-  int status = p.Wait(timeout);
-  r.output = p.ReadLog();
-  if (status == -1) {
-    ADD_FAILURE() << binary << " did not finish within " << timeout.count() << " s:\n" << r.output;
-    p.Stop();
-    return r;
-  }
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
 
 class MQAdminTest : public ::testing::Test {
  protected:

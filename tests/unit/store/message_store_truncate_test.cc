@@ -49,9 +49,11 @@ TEST_F(TruncateTest, CutsCommitLogQueuesAndKeysAndStaysCut) {
   {
     auto store = Open();
     ASSERT_TRUE(store);
-    auto cut = store->TruncateTo(ends[2]);
+    int64_t messages_cut = -1;
+    auto cut = store->TruncateTo(ends[2], &messages_cut);
     ASSERT_TRUE(cut.ok()) << cut.status().ToString();
     EXPECT_EQ(*cut, ends[5] - ends[2]);
+    EXPECT_EQ(messages_cut, 3) << "m3, m4, m5";
     EXPECT_EQ(store->MaxPhyOffset(), ends[2]);
     ASSERT_TRUE(store->Start().ok());
     EXPECT_EQ(store->GetMaxOffsetInQueue("T", 0), 3);

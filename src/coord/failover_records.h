@@ -10,13 +10,16 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/status.h"
+#include "coord/etcd_client.h"
 
-namespace apogee::broker {
+namespace apogee::coord {
 
 // Epoch `epoch` began at CommitLog offset `start_offset`.
 struct EpochEntry {
@@ -58,7 +61,30 @@ struct LocalFailoverState {
   std::vector<EpochEntry> history;  // the epochs this broker's CommitLog holds
   int64_t broker_id = 0;            // its replica id
   int64_t lease_id = 0;             // the master lease it holds (kept across a restart)
+  // What returning to a newer master cut from this broker's CommitLog, summed over its
+  // life (the divergence counters of docs/failover.md; a restart in place keeps them).
+  int64_t divergent_bytes_total = 0;
+  int64_t divergent_messages_total = 0;
+  int64_t divergence_count = 0;  // how many times a cut happened
 };
+
+// A broker set's records as one read of its prefix found them (the coordinator's view, and
+// what mqadmin getSyncStateSet / electMaster show and check).
+struct FailoverSetView {
+  std::optional<MasterRecord> master;
+  int64_t master_lease = 0;
+  int64_t master_rev = 0;
+  std::optional<EpochRecord> epoch;
+  int64_t epoch_rev = 0;
+  std::optional<SyncStateSet> sync;
+  std::optional<std::string> preferred;  // electMaster's target
+  std::map<std::string, ReplicaRecord> replicas;  // live replicas (each under its own lease)
+};
+
+// Decodes the key-values of one GetPrefix(`prefix`). A bad master / epoch / syncStateSet
+// record is an error naming its key; a bad replica record is skipped (it expires with its
+// owner's lease).
+Result<FailoverSetView> DecodeFailoverSet(std::string_view prefix, const std::vector<KeyValue>& kvs);
 
 // "/apogee/failover/<cluster>/<brokerName>/": where a broker set's records live.
 std::string FailoverKeyPrefix(std::string_view cluster, std::string_view broker_name);
@@ -86,4 +112,4 @@ int64_t DivergencePoint(const std::vector<EpochEntry>& local, int64_t local_max,
 // The epochs of `leader` a log ending at `max_offset` holds (entries starting at or before it).
 std::vector<EpochEntry> HistoryUpTo(const std::vector<EpochEntry>& leader, int64_t max_offset);
 
-}  // namespace apogee::broker
+}  // namespace apogee::coord

@@ -1,8 +1,8 @@
-#include "broker/failover_records.h"
+#include "coord/failover_records.h"
 
 #include <gtest/gtest.h>
 
-namespace apogee::broker {
+namespace apogee::coord {
 namespace {
 
 TEST(FailoverRecordsTest, RecordsRoundTrip) {
@@ -31,11 +31,50 @@ TEST(FailoverRecordsTest, RecordsRoundTrip) {
   EXPECT_EQ(r2->offset, 777);
   EXPECT_EQ(r2->seen_gone_epoch, 3);
 
-  LocalFailoverState l{{{1, 0}}, 2, 99};
+  LocalFailoverState l{{{1, 0}}, 2, 99, 4096, 7, 2};
   auto l2 = DecodeLocalState(EncodeLocalState(l));
   ASSERT_TRUE(l2.ok());
   EXPECT_EQ(l2->history, l.history);
   EXPECT_EQ(l2->lease_id, 99);
+  EXPECT_EQ(l2->divergent_bytes_total, 4096);
+  EXPECT_EQ(l2->divergent_messages_total, 7);
+  EXPECT_EQ(l2->divergence_count, 2);
+}
+
+TEST(FailoverRecordsTest, LocalStateWithoutDivergenceCountersReadsAsZero) {
+  // failover.json as brokers wrote it before the counters existed.
+  auto l = DecodeLocalState(R"({"history":[[1,0]],"brokerId":1,"leaseId":0})");
+  ASSERT_TRUE(l.ok()) << l.status().ToString();
+  EXPECT_EQ(l->divergent_bytes_total, 0);
+  EXPECT_EQ(l->divergent_messages_total, 0);
+  EXPECT_EQ(l->divergence_count, 0);
+}
+
+TEST(FailoverRecordsTest, DecodesASetFromOnePrefixRead) {
+  const std::string p = FailoverKeyPrefix("C", "b");
+  std::vector<KeyValue> kvs = {
+      {p + "epoch", EncodeEpochRecord({2, "SYNC_MASTER", {{1, 0}, {2, 50}}}), 3, 7, 2, 0},
+      {p + "master", EncodeMasterRecord({"m:1", "m:2", 2, 1}), 5, 8, 1, 0x42},
+      {p + "syncStateSet", EncodeSyncStateSet({2, {"m:1", "a:1"}}), 3, 9, 3, 0},
+      {p + "preferred", "a:1", 10, 10, 1, 0},
+      {p + "replicas/a:1", EncodeReplicaRecord({"a:1", 1, 40, 2, -1}), 4, 11, 5, 0x43},
+      {p + "replicas/x:1", "not json", 4, 12, 1, 0x44},  // skipped: it expires with its lease
+      {FailoverKeyPrefix("C", "bb") + "master", "ignored: another set", 1, 1, 1, 0},
+  };
+  auto v = DecodeFailoverSet(p, kvs);
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  ASSERT_TRUE(v->master && v->epoch && v->sync && v->preferred);
+  EXPECT_EQ(v->master->addr, "m:1");
+  EXPECT_EQ(v->master_lease, 0x42);
+  EXPECT_EQ(v->master_rev, 8);
+  EXPECT_EQ(v->epoch_rev, 7);
+  EXPECT_EQ(v->sync->members.size(), 2u);
+  EXPECT_EQ(*v->preferred, "a:1");
+  ASSERT_EQ(v->replicas.size(), 1u);
+  EXPECT_EQ(v->replicas.at("a:1").offset, 40);
+
+  kvs[1].value = "{}";
+  EXPECT_FALSE(DecodeFailoverSet(p, kvs).ok()) << "a bad master record is an error";
 }
 
 TEST(FailoverRecordsTest, BadRecordsAreRefused) {
@@ -77,4 +116,4 @@ TEST(HistoryUpToTest, KeepsTheEpochsTheLogHolds) {
 }
 
 }  // namespace
-}  // namespace apogee::broker
+}  // namespace apogee::coord

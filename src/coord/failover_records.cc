@@ -1,4 +1,4 @@
-#include "broker/failover_records.h"
+#include "coord/failover_records.h"
 
 #include <algorithm>
 #include <limits>
@@ -6,7 +6,7 @@
 
 #include "protocol/json_util.h"
 
-namespace apogee::broker {
+namespace apogee::coord {
 
 namespace json = protocol::json;
 
@@ -72,6 +72,36 @@ std::string FailoverKeyPrefix(std::string_view cluster, std::string_view broker_
   out.append(broker_name);
   out.push_back('/');
   return out;
+}
+
+Result<FailoverSetView> DecodeFailoverSet(std::string_view prefix, const std::vector<KeyValue>& kvs) {
+  FailoverSetView v;
+  for (const KeyValue& kv : kvs) {
+    if (!std::string_view(kv.key).starts_with(prefix)) continue;
+    const std::string_view name = std::string_view(kv.key).substr(prefix.size());
+    if (name == "master") {
+      Result<MasterRecord> r = DecodeMasterRecord(kv.value);
+      if (!r.ok()) return r.status().Prefixed(kv.key);
+      v.master = std::move(*r);
+      v.master_lease = kv.lease;
+      v.master_rev = kv.mod_revision;
+    } else if (name == "epoch") {
+      Result<EpochRecord> r = DecodeEpochRecord(kv.value);
+      if (!r.ok()) return r.status().Prefixed(kv.key);
+      v.epoch = std::move(*r);
+      v.epoch_rev = kv.mod_revision;
+    } else if (name == "syncStateSet") {
+      Result<SyncStateSet> r = DecodeSyncStateSet(kv.value);
+      if (!r.ok()) return r.status().Prefixed(kv.key);
+      v.sync = std::move(*r);
+    } else if (name == "preferred") {
+      v.preferred = kv.value;
+    } else if (name.starts_with("replicas/")) {
+      Result<ReplicaRecord> r = DecodeReplicaRecord(kv.value);
+      if (r.ok()) v.replicas[r->addr] = std::move(*r);
+    }
+  }
+  return v;
 }
 
 std::string EncodeMasterRecord(const MasterRecord& r) {
@@ -164,6 +194,9 @@ std::string EncodeLocalState(const LocalFailoverState& s) {
     WriteHistory(w, s.history);
     Int(w, "brokerId", s.broker_id);
     Int(w, "leaseId", s.lease_id);
+    Int(w, "divergentBytesTotal", s.divergent_bytes_total);
+    Int(w, "divergentMessagesTotal", s.divergent_messages_total);
+    Int(w, "divergenceCount", s.divergence_count);
   });
 }
 
@@ -174,6 +207,13 @@ Result<LocalFailoverState> DecodeLocalState(std::string_view text) {
   APOGEE_RETURN_IF_ERROR(ReadHistory(doc, "failover.json", &s.history));
   APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "brokerId", "brokerId", &s.broker_id));
   APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "leaseId", "leaseId", &s.lease_id));
+  // Absent in files written before the counters existed.
+  APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "divergentBytesTotal", "divergentBytesTotal",
+                                         &s.divergent_bytes_total));
+  APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "divergentMessagesTotal", "divergentMessagesTotal",
+                                         &s.divergent_messages_total));
+  APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "divergenceCount", "divergenceCount",
+                                         &s.divergence_count));
   return s;
 }
 
@@ -201,4 +241,4 @@ std::vector<EpochEntry> HistoryUpTo(const std::vector<EpochEntry>& leader, int64
   return out;
 }
 
-}  // namespace apogee::broker
+}  // namespace apogee::coord
