@@ -6,7 +6,7 @@
 # window per round (p50 / max; the gap between the last ack before the fault and the first
 # ack from the new master).
 #
-#   ROUNDS=20 scripts/failover-chaos.sh
+#   ROUNDS=20 scripts/failover-chaos.sh              # 4 x 20 rounds, about 16 min on 2 busy cores
 #   FAULT=kill ROUNDS=5 scripts/failover-chaos.sh    # kill | stop | cut | twice | async
 #   BUILD_DIR=build/release (default) must hold a built failover_integration_tests and the apps.
 #
