@@ -157,7 +157,13 @@ int main(int argc, char** argv) {
     std::map<std::string, std::string> namesrv_props = {
         {"listenPort", std::to_string(settings->namesrv_listen_port)},
         {"bindAddress", settings->bind_address},
-        {"kvConfigPath", settings->store.RootDir() + "/namesrv/kvConfig.json"}};
+        {"kvConfigPath", settings->store.RootDir() + "/namesrv/kvConfig.json"},
+        // The broker's metrics settings, on the NameServer's own port.
+        {"metricsExporterType", settings->metrics_exporter_type},
+        {"metricsPromExporterHost", settings->metrics_prom_exporter_host.empty()
+                                        ? settings->broker_ip1
+                                        : settings->metrics_prom_exporter_host},
+        {"metricsPromExporterPort", std::to_string(settings->namesrv_metrics_prom_exporter_port)}};
     // One process, one set of tls.* settings (as Java's TlsSystemConfig).
     apogee::TlsConfig tls = settings->tls;
     apogee::ConfigTable tls_keys;

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "apogee/log_level.h"
 #include "apogee/push_consumer.h"
 
 namespace {
@@ -28,7 +29,10 @@ int main(int argc, char** argv) {
   app.add_option("-g,--group", group, "consumer group");
   app.add_option("-i,--instance", instance,
                  "instance name; members on one host need distinct ones");
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "also print the client library's info logs (default: warnings)");
   CLI11_PARSE(app, argc, argv);
+  if (verbose) (void)apogee::SetClientLogLevel("info");
 
   apogee::PushConsumerConfig config;
   config.client.namesrv_addr = namesrv;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "apogee/log_level.h"
 #include "apogee/producer.h"
 
 int main(int argc, char** argv) {
@@ -19,7 +20,10 @@ int main(int argc, char** argv) {
   app.add_option("-g,--group", group, "producer group");
   app.add_option("-c,--count", count, "messages to send");
   app.add_option("-l,--level", level, "delay level 1..18");
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "also print the client library's info logs (default: warnings)");
   CLI11_PARSE(app, argc, argv);
+  if (verbose) (void)apogee::SetClientLogLevel("info");
 
   apogee::ProducerConfig config;
   config.namesrv_addr = namesrv;

@@ -4,6 +4,7 @@
 // queues, committing automatically.
 //   lite_pull_consumer -n 127.0.0.1:9876 -t TopicTest -g lite_group
 //   lite_pull_consumer -n 127.0.0.1:9876 -t TopicTest -g lite_group -q 0,1 --seek 0
+#include "apogee/log_level.h"
 #include "apogee/lite_pull_consumer.h"
 
 #include <CLI/CLI.hpp>
@@ -33,7 +34,10 @@ int main(int argc, char** argv) {
   app.add_option("-q,--queues", queues, "assign these queue ids instead of subscribing")
       ->delimiter(',');
   app.add_option("--seek", seek, "assign mode: start every queue at this offset");
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "also print the client library's info logs (default: warnings)");
   CLI11_PARSE(app, argc, argv);
+  if (verbose) (void)apogee::SetClientLogLevel("info");
 
   apogee::LitePullConsumerConfig config;
   config.client.namesrv_addr = namesrv;

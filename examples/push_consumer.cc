@@ -5,6 +5,7 @@
 // Output lines (also what tests/compat/client_mixed_group.test.js reads):
 //   CONSUMED <brokerName> <queueId> <queueOffset> <msgId> <body>
 //   ASSIGNED <brokerName>:<queueId>,...
+#include "apogee/log_level.h"
 #include "apogee/push_consumer.h"
 
 #include <CLI/CLI.hpp>
@@ -39,7 +40,10 @@ int main(int argc, char** argv) {
   app.add_option("-a,--allocate", strategy, "AVG, AVG_BY_CIRCLE or CONSISTENT_HASH");
   app.add_flag("--from-first", from_first, "a new group starts at the first offset");
   app.add_option("--seconds", seconds, "stop after this many seconds (0: run until Ctrl-C)");
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "also print the client library's info logs (default: warnings)");
   CLI11_PARSE(app, argc, argv);
+  if (verbose) (void)apogee::SetClientLogLevel("info");
 
   apogee::PushConsumerConfig config;
   config.client.namesrv_addr = namesrv;

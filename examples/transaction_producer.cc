@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "apogee/log_level.h"
 #include "apogee/transaction_producer.h"
 
 namespace {
@@ -49,7 +50,10 @@ int main(int argc, char** argv) {
   app.add_option("-g,--group", group, "producer group");
   app.add_option("-c,--count", count, "messages to send");
   app.add_option("-w,--wait", wait_seconds, "seconds to stay up for check-backs");
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "also print the client library's info logs (default: warnings)");
   CLI11_PARSE(app, argc, argv);
+  if (verbose) (void)apogee::SetClientLogLevel("info");
 
   apogee::ProducerConfig config;
   config.namesrv_addr = namesrv;

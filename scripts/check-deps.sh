@@ -17,9 +17,9 @@ declare -A allowed=(
   [acl]="base protocol message"
   [metrics]="base net"
   [coord]="base protocol"
-  [namesrv]="base remoting protocol"
+  [namesrv]="base remoting protocol metrics"
   [client]="base remoting protocol message"
-  [broker]="base store ha remoting protocol message env coord"
+  [broker]="base store ha remoting protocol message env coord metrics"
   # admin also reads message records and msgIds (queryMsgById/ByOffset, consumeMessage),
   # as Java's tools use common's MessageDecoder; protocol and client already expose message types.
   [admin]="base client protocol message coord"

@@ -31,8 +31,13 @@ namesrvAddr=127.0.0.1:9876
 storePathRootDir=$data/store
 deleteWhen=04
 fileReservedTime=48
+metricsExporterType=PROM
+metricsPromExporterHost=127.0.0.1
+metricsPromExporterPort=5557
+namesrvMetricsPromExporterPort=5558
 CONF
 
 echo "run: mqbroker --with-namesrv: NameServer 127.0.0.1:9876, broker 127.0.0.1:10911 (config $conf, logs $data/logs)"
+echo "run: Prometheus metrics: http://127.0.0.1:5557/metrics (broker), http://127.0.0.1:5558/metrics (NameServer)"
 export APOGEE_LOG_DIR="$data/logs"
 exec "$bin" -c "$conf" --with-namesrv

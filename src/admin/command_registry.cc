@@ -8,6 +8,7 @@
 #include "admin/failover_commands.h"
 #include "admin/message_commands.h"
 #include "admin/namesrv_commands.h"
+#include "admin/stats_commands.h"
 #include "admin/offset_commands.h"
 #include "admin/table_printer.h"
 #include "admin/topic_commands.h"
@@ -96,6 +97,7 @@ CommandRegistry BuildMQAdminRegistry() {
   RegisterOffsetCommands(&registry);
   RegisterNamesrvCommands(&registry);
   RegisterFailoverCommands(&registry);
+  RegisterStatsCommands(&registry);
   return registry;
 }
 

@@ -7,6 +7,27 @@
 #include "admin/table_printer.h"
 
 namespace apogee::admin {
+
+Result<protocol::ConsumeStats> ExamineConsumeStats(MQAdminClient* admin, const std::string& group,
+                                                   std::optional<std::string> topic) {
+  APOGEE_ASSIGN_OR_RETURN(auto masters, topic ? admin->MasterAddrsOfTopic(*topic) : MastersForGroup(admin, group));
+  protocol::ConsumeStats merged;
+  bool any = false;
+  Status last_error;
+  for (const auto& [name, addr] : masters) {
+    auto stats = admin->GetConsumeStats(addr, group, topic);
+    if (!stats.ok()) {
+      last_error = stats.status();
+      continue;
+    }
+    any = true;
+    merged.offset_table.insert(stats->offset_table.begin(), stats->offset_table.end());
+    merged.consume_tps += stats->consume_tps;
+  }
+  if (!any && !last_error.ok()) return last_error;
+  return merged;
+}
+
 namespace {
 
 constexpr std::string_view kRetryPrefix = "%RETRY%";
@@ -71,28 +92,6 @@ std::string FormatDate(int64_t millis) {
   char buf[32];
   std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
   return buf;
-}
-
-// Java's examineConsumeStats: GET_CONSUME_STATS at every master serving the group's retry
-// topic (or `topic`, when given), merged.
-Result<protocol::ConsumeStats> ExamineConsumeStats(MQAdminClient* admin, const std::string& group,
-                                                   std::optional<std::string> topic) {
-  APOGEE_ASSIGN_OR_RETURN(auto masters, topic ? admin->MasterAddrsOfTopic(*topic) : MastersForGroup(admin, group));
-  protocol::ConsumeStats merged;
-  bool any = false;
-  Status last_error;
-  for (const auto& [name, addr] : masters) {
-    auto stats = admin->GetConsumeStats(addr, group, topic);
-    if (!stats.ok()) {
-      last_error = stats.status();
-      continue;
-    }
-    any = true;
-    merged.offset_table.insert(stats->offset_table.begin(), stats->offset_table.end());
-    merged.consume_tps += stats->consume_tps;
-  }
-  if (!any && !last_error.ok()) return last_error;
-  return merged;
 }
 
 Status ConsumerProgress(const ParsedOptions& o, CommandContext& ctx) {

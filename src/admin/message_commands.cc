@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "admin/command_util.h"
+#include "admin/progress.h"
 #include "admin/message_send.h"
 #include "admin/table_printer.h"
 #include "base/string_util.h"
@@ -91,7 +92,9 @@ Status QueryMsgByKey(const ParsedOptions& o, CommandContext& ctx) {
   APOGEE_ASSIGN_OR_RETURN(MQAdminClient * admin, ctx.Admin(o));
   APOGEE_ASSIGN_OR_RETURN(auto masters, admin->MasterAddrsOfTopic(header.topic));
   TablePrinter table({{"#Message ID", 50, true, " "}, {"#QID", 4, false, " "}, {"#Offset", 40, false}});
+  TerminalProgress progress("queryMsgByKey", masters.size());
   for (const auto& [name, addr] : masters) {
+    progress.Step(name);
     APOGEE_ASSIGN_OR_RETURN(auto msgs, admin->QueryMessageByKey(addr, header));
     for (const message::MessageExt& m : msgs) {
       // The index matches key hashes; keep only messages that really carry the key.
@@ -100,6 +103,7 @@ Status QueryMsgByKey(const ParsedOptions& o, CommandContext& ctx) {
       table.AddRow({std::string(m.msg_id()), std::to_string(m.queue_id), std::to_string(m.queue_offset)});
     }
   }
+  progress.Finish();
   table.Print(ctx.out());
   return Status::OK();
 }

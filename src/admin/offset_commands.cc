@@ -1,8 +1,10 @@
 #include "admin/offset_commands.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "admin/command_util.h"
+#include "admin/progress.h"
 #include "admin/table_printer.h"
 
 namespace apogee::admin {
@@ -27,11 +29,15 @@ Status ResetOffline(MQAdminClient* admin, CommandContext& ctx, const std::string
             << "], timestamp(long)[" << timestamp << "]\n";
   TablePrinter table({{"#brokerName", 20}, {"#queueId", 20}, {"#brokerOffset", 20}, {"#consumerOffset", 20},
                       {"#timestampOffset", 20}, {"#resetOffset", 0}});
+  size_t queues = 0;
+  for (const protocol::QueueData& q : route.queue_datas) queues += static_cast<size_t>(std::max(0, q.read_queue_nums));
+  TerminalProgress progress("resetOffsetByTime", queues);
   for (const protocol::QueueData& q : route.queue_datas) {
     auto m = masters.find(q.broker_name);
     if (m == masters.end()) continue;
     const std::string& addr = m->second;
     for (int32_t id = 0; id < q.read_queue_nums; ++id) {
+      progress.Step(q.broker_name + ":" + std::to_string(id));
       APOGEE_ASSIGN_OR_RETURN(int64_t broker_offset, admin->GetMaxOffset(addr, topic, id));
       int64_t consumer_offset = 0;
       auto committed = admin->QueryConsumerOffset(addr, group, topic, id);
@@ -50,6 +56,7 @@ Status ResetOffline(MQAdminClient* admin, CommandContext& ctx, const std::string
                     std::to_string(consumer_offset), std::to_string(ts_offset), std::to_string(reset)});
     }
   }
+  progress.Finish();
   table.Print(ctx.out());
   return Status::OK();
 }
@@ -92,7 +99,9 @@ Status ResetOffsetByTime(const ParsedOptions& o, CommandContext& ctx) {
   header.queue_id = queue_id;
   header.offset = offset;
   std::map<protocol::MessageQueue, int64_t> table;
+  TerminalProgress progress("resetOffsetByTime", masters.size());
   for (const auto& [name, addr] : masters) {
+    progress.Step(name);
     auto body = admin->ResetOffset(addr, header);
     if (!body.ok()) {
       const std::string& msg = body.status().message();
@@ -100,12 +109,14 @@ Status ResetOffsetByTime(const ParsedOptions& o, CommandContext& ctx) {
       // set the stored offsets directly, queue by queue, as Java's old command does.
       if (msg.find("CONSUMER_NOT_ONLINE") != std::string::npos ||
           (msg.find("SYSTEM_ERROR") != std::string::npos && msg.find("not exist") != std::string::npos)) {
+        progress.Finish();
         return ResetOffline(admin, ctx, group, topic, timestamp, force, ts_text);
       }
       return body.status();
     }
     table.insert(body->offset_table.begin(), body->offset_table.end());
   }
+  progress.Finish();
   ctx.out() << "start reset consumer offset by specified, group[" << group << "], topic[" << topic
             << "], force[" << (force ? "true" : "false") << "], timestamp(string)[" << ts_text
             << "], timestamp(long)[" << timestamp << "]\n";
@@ -153,12 +164,15 @@ Status RedriveDlq(const ParsedOptions& o, CommandContext& ctx) {
   }
   TablePrinter table({{"#Broker", 32}, {"#Redriven", 10}, {"#Failed", 10}, {"#Skipped", 10}, {"#DLQ Offset", 0}});
   int64_t total = 0;
+  TerminalProgress progress("redriveDlq", brokers.size());
   for (const auto& [name, addr] : brokers) {
+    progress.Step(name);
     APOGEE_ASSIGN_OR_RETURN(auto r, admin->RedriveDlq(addr, header));
     total += r.redriven;
     table.AddRow({name, std::to_string(r.redriven), std::to_string(r.failed), std::to_string(r.skipped),
                   std::to_string(r.next_offset)});
   }
+  progress.Finish();
   table.Print(ctx.out());
   ctx.out() << "redrove " << total << " message(s) of %DLQ%" << header.consumer_group << "\n";
   return Status::OK();

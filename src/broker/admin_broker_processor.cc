@@ -18,6 +18,7 @@
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
 #include "broker/broker_runtime_info.h"
+#include "broker/broker_stats_manager.h"
 #include "broker/broker_to_client.h"
 #include "broker/consumer_manager.h"
 #include "broker/consumer_offset_manager.h"
@@ -27,6 +28,8 @@
 #include "broker/topic_config_manager.h"
 #include "env/env.h"
 #include "protocol/admin_bodies.h"
+#include "protocol/broker_stats_data.h"
+#include "protocol/consume_stats_list.h"
 #include "protocol/admin_headers.h"
 #include "protocol/client_headers.h"
 #include "protocol/custom_header.h"
@@ -142,7 +145,7 @@ std::string ForbiddenRuntimeConfigKeyReason(const std::string& key) {
 }
 
 AdminBrokerProcessor::AdminBrokerProcessor(BrokerContext* context, env::Env* env,
-                                           std::shared_ptr<const BrokerRuntimeStats> stats)
+                                           std::shared_ptr<const BrokerStatsManager> stats)
     : context_(context), env_(env), stats_(std::move(stats)) {}
 
 void AdminBrokerProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
@@ -213,6 +216,12 @@ void AdminBrokerProcessor::ProcessRequest(RemotingCommand request, remoting::Res
       break;
     case req::kCloneGroupOffset:
       response = CloneGroupOffset(request);
+      break;
+    case req::kViewBrokerStatsData:
+      response = ViewBrokerStatsData(request);
+      break;
+    case req::kGetBrokerConsumeStats:
+      response = GetBrokerConsumeStats(request);
       break;
     default:
       response = Reply(request, rc::kRequestCodeNotSupported,
@@ -423,33 +432,72 @@ RemotingCommand AdminBrokerProcessor::GetConsumeStats(const RemotingCommand& req
     topics = context_->consumer_offset_manager->WhichTopicByConsumer(group);
   }
 
+  return Ok(request, protocol::EncodeConsumeStats(GroupConsumeStats(group, topics, false).first));
+}
+
+// GET_CONSUME_STATS's table for `group` over `topics` (topics this broker does not have,
+// or that an online group no longer subscribes to, are skipped, as Java does; with
+// `order_only` so are topics that are not ordered). Also returns one ConsumeStats per topic
+// kept (GET_BROKER_CONSUME_STATS lists them apart).
+std::pair<protocol::ConsumeStats, std::vector<protocol::ConsumeStats>>
+AdminBrokerProcessor::GroupConsumeStats(const std::string& group,
+                                        const std::set<std::string>& topics,
+                                        bool order_only) const {
   std::optional<ConsumerGroupSnapshot> online;
   online = context_->consumer_manager->GetGroupSnapshot(group);
   const std::string broker_name = context_->config->Get()->broker_name;
   const store::MessageStore& store = *context_->store;
+  const ConsumerOffsetManager& offsets = *context_->consumer_offset_manager;
   protocol::ConsumeStats stats;
+  std::vector<protocol::ConsumeStats> per_topic;
   for (const std::string& topic : topics) {
     auto topic_config = context_->topic_config_manager->SelectTopicConfig(topic);
     if (!topic_config) continue;  // Java skips topics it does not have
+    if (order_only && !topic_config->order) continue;
     // An online group that does not subscribe to the topic (any more) is not reported.
     if (online && !online->subscriptions.empty() && online->subscriptions.count(topic) == 0) {
       continue;
     }
+    protocol::ConsumeStats one;
     for (int32_t i = 0; i < topic_config->read_queue_nums; ++i) {
       protocol::OffsetWrapper w;
       w.broker_offset = std::max<int64_t>(0, store.GetMaxOffsetInQueue(topic, i));
-      w.consumer_offset =
-          std::max<int64_t>(0, context_->consumer_offset_manager->QueryOffset(group, topic, i));
-      // No separate pull offsets are kept: the committed offset is where pulls resume.
-      w.pull_offset = w.consumer_offset;
+      w.consumer_offset = std::max<int64_t>(0, offsets.QueryOffset(group, topic, i));
+      // Where the group's pulls have got to (5.x), never behind what it committed.
+      w.pull_offset = std::max(w.consumer_offset, offsets.QueryPullOffset(group, topic, i));
       if (w.consumer_offset > 0) {
         w.last_timestamp = StoreTimeAt(store, topic, i, w.consumer_offset - 1);
       }
-      stats.offset_table[protocol::MessageQueue{topic, broker_name, i}] = w;
+      one.offset_table[protocol::MessageQueue{topic, broker_name, i}] = w;
     }
+    // Java adds each topic's GROUP_GET_NUMS minute rate (tpsGroupGetNums).
+    if (stats_) one.consume_tps = stats_->GroupGetTps(topic, group);
+    stats.offset_table.insert(one.offset_table.begin(), one.offset_table.end());
+    stats.consume_tps += one.consume_tps;
+    per_topic.push_back(std::move(one));
   }
-  return Ok(request, protocol::EncodeConsumeStats(stats));
+  return {std::move(stats), std::move(per_topic)};
 }
+
+// GET_BROKER_CONSUME_STATS (fetchAllConsumeStatsInBroker): every subscription group with
+// the topics it has offsets for, and the broker's total lag.
+RemotingCommand AdminBrokerProcessor::GetBrokerConsumeStats(const RemotingCommand& request) {
+  auto header = protocol::DecodeCustomHeader<protocol::GetConsumeStatsInBrokerHeader>(request);
+  if (!header.ok()) return Malformed(request, header.status());
+  protocol::ConsumeStatsList list;
+  list.broker_addr = context_->broker_addr;
+  for (const auto& [group, config] : context_->subscription_group_manager->AllSubscriptionGroups()) {
+    auto [all, per_topic] = GroupConsumeStats(
+        group, context_->consumer_offset_manager->WhichTopicByConsumer(group), header->is_order);
+    for (const protocol::ConsumeStats& one : per_topic) {
+      list.total_diff += protocol::ComputeTotalDiff(one);
+      list.total_inflight_diff += protocol::ComputeInflightTotalDiff(one);
+    }
+    list.groups.emplace_back(group, std::move(per_topic));
+  }
+  return Ok(request, protocol::EncodeConsumeStatsList(list));
+}
+
 
 RemotingCommand AdminBrokerProcessor::GetConsumerConnectionList(const RemotingCommand& request) {
   auto header =
@@ -604,6 +652,30 @@ RemotingCommand AdminBrokerProcessor::CloneGroupOffset(const RemotingCommand& re
     }
   }
   return Ok(request);
+}
+
+// ---- statistics ---------------------------------------------------------------------
+
+RemotingCommand AdminBrokerProcessor::ViewBrokerStatsData(const RemotingCommand& request) {
+  auto header =
+      protocol::DecodeCustomHeader<protocol::ViewBrokerStatsDataRequestHeader>(request);
+  if (!header.ok()) return Malformed(request, header.status());
+  const StatsItemSet* set = stats_ ? stats_->Set(header->stats_name) : nullptr;
+  const StatsItem* item = set != nullptr ? set->Find(header->stats_key) : nullptr;
+  if (item == nullptr) {
+    // Java's remark, word for word.
+    return Reply(request, rc::kSystemError,
+                 fmt::format("The stats <{}> <{}> not exist", header->stats_name,
+                             header->stats_key));
+  }
+  auto convert = [](const StatsSnapshot& s) {
+    return protocol::BrokerStatsItem{s.sum, s.tps, s.avgpt};
+  };
+  protocol::BrokerStatsData data;
+  data.stats_minute = convert(item->Minute());
+  data.stats_hour = convert(item->Hour());
+  data.stats_day = convert(item->Day());
+  return Ok(request, protocol::EncodeBrokerStatsData(data));
 }
 
 }  // namespace apogee::broker

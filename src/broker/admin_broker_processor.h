@@ -8,7 +8,7 @@
 // DELETE_SUBSCRIPTIONGROUP (207), GET_TOPIC_STATS_INFO (202), GET_CONSUME_STATS (208),
 // GET_CONSUMER_CONNECTION_LIST (203), GET_PRODUCER_CONNECTION_LIST (204),
 // GET_ALL_CONSUMER_OFFSET (43), GET_ALL_DELAY_OFFSET (45), QUERY_TOPIC_CONSUME_BY_WHO (300),
-// INVOKE_BROKER_TO_RESET_OFFSET (222), CLONE_GROUP_OFFSET (314).
+// INVOKE_BROKER_TO_RESET_OFFSET (222), CLONE_GROUP_OFFSET (314), VIEW_BROKER_STATS_DATA (315).
 //
 // Every error answers the code Java answers, with a remark naming the topic, group or key.
 // Changes that must reach the NameServers (topics, brokerPermission) do so through the
@@ -19,8 +19,12 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "protocol/admin_bodies.h"
 #include "protocol/remoting_command.h"
 #include "remoting/request_processor.h"
 
@@ -31,7 +35,7 @@ class Env;
 namespace apogee::broker {
 
 struct BrokerContext;
-class BrokerRuntimeStats;
+class BrokerStatsManager;
 
 // UPDATE_BROKER_CONFIG never changes these, whatever the config table says: anything
 // naming a file or directory, the home directory, or code to load or run.
@@ -42,7 +46,7 @@ class AdminBrokerProcessor : public remoting::RequestProcessor {
  public:
   // `context` and `env` (delayOffset.json is read through it) must outlive the processor.
   AdminBrokerProcessor(BrokerContext* context, env::Env* env,
-                       std::shared_ptr<const BrokerRuntimeStats> stats);
+                       std::shared_ptr<const BrokerStatsManager> stats);
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
 
@@ -63,6 +67,9 @@ class AdminBrokerProcessor : public remoting::RequestProcessor {
   Command DeleteSubscriptionGroup(const Command& request);
   Command GetTopicStatsInfo(const Command& request);
   Command GetConsumeStats(const Command& request);
+  Command GetBrokerConsumeStats(const Command& request);
+  std::pair<protocol::ConsumeStats, std::vector<protocol::ConsumeStats>> GroupConsumeStats(
+      const std::string& group, const std::set<std::string>& topics, bool order_only) const;
   Command GetConsumerConnectionList(const Command& request);
   Command GetProducerConnectionList(const Command& request);
   Command GetAllConsumerOffset(const Command& request);
@@ -70,10 +77,11 @@ class AdminBrokerProcessor : public remoting::RequestProcessor {
   Command QueryTopicConsumeByWho(const Command& request);
   Command ResetOffset(const Command& request);
   Command CloneGroupOffset(const Command& request);
+  Command ViewBrokerStatsData(const Command& request);
 
   BrokerContext* context_;
   env::Env* env_;
-  std::shared_ptr<const BrokerRuntimeStats> stats_;
+  std::shared_ptr<const BrokerStatsManager> stats_;
 };
 
 }  // namespace apogee::broker

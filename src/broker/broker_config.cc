@@ -262,7 +262,16 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
   remoting::AddServerLimitKeys(&t, &s->server_limits);
   AddTlsKeys(&t, &s->tls);
   t.Add("namesrvListenPort", &s->namesrv_listen_port,
-        "Apogee: port of the NameServer started by mqbroker --with-namesrv", false, 1, 65535);
+        "Apogee: port of the NameServer started by mqbroker --with-namesrv", false, 1, 65535)
+      .Add("namesrvMetricsPromExporterPort", &s->namesrv_metrics_prom_exporter_port,
+           "Apogee: Prometheus port of the embedded NameServer (with metricsExporterType=PROM)",
+           false, 1, 65535);
+  t.Add("metricsExporterType", &s->metrics_exporter_type,
+        "DISABLE, or PROM for a Prometheus /metrics endpoint (OTLP_GRPC and LOG are refused)")
+      .Add("metricsPromExporterHost", &s->metrics_prom_exporter_host,
+           "address of the /metrics endpoint (default brokerIP1)")
+      .Add("metricsPromExporterPort", &s->metrics_prom_exporter_port, "port of the /metrics endpoint",
+           false, 1, 65535);
   // MessageStoreConfig keys outside the store module.
   t.Add("haListenPort", &s->ha_listen_port, "HA port (listenPort + 1 unless set)", false, 0, 65535)
       .Add("haMasterAddress", &s->ha_master_address,
@@ -370,6 +379,11 @@ Status BrokerConfig::Validate(const BrokerSettings& s) {
         "etcdRenewIntervalMs ({}) must be at most half of etcdLeaseTtlSeconds ({} s): the "
         "master must renew its lease well before it can expire",
         s.etcd_renew_interval_ms, s.etcd_lease_ttl_seconds));
+  }
+  if (s.metrics_exporter_type != "DISABLE" && s.metrics_exporter_type != "PROM") {
+    return Status::InvalidArgument(fmt::format(
+        "invalid value '{}' for metricsExporterType: Apogee exports DISABLE or PROM only",
+        s.metrics_exporter_type));
   }
   Status st = s.store.Validate();
   if (!st.ok()) return st;

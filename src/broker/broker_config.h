@@ -108,6 +108,13 @@ struct BrokerSettings {
 
   // ---- Apogee: the NameServer `mqbroker --with-namesrv` embeds ----
   int32_t namesrv_listen_port = 9876;
+  // Its Prometheus port (metricsPromExporterPort of the embedded NameServer).
+  int32_t namesrv_metrics_prom_exporter_port = 5558;
+
+  // ---- metrics (RocketMQ 5.1's BrokerConfig keys); only DISABLE and PROM exist ----
+  std::string metrics_exporter_type = "DISABLE";
+  std::string metrics_prom_exporter_host;  // empty: brokerIP1, as Java
+  int32_t metrics_prom_exporter_port = 5557;
 
   // ---- MessageStoreConfig keys the store module does not own (HA, schedule) ----
   int32_t ha_listen_port = 10912;  // always listenPort + 1, as 4.9.8 (see EffectiveHaListenPort)

@@ -29,6 +29,10 @@ namespace apogee::store {
 class MessageStore;
 }  // namespace apogee::store
 
+namespace apogee::metrics {
+class PromWriter;
+}  // namespace apogee::metrics
+
 namespace apogee::remoting {
 class Executor;
 class RemotingServer;
@@ -43,6 +47,7 @@ class SubscriptionGroupManager;
 class ConsumerOffsetManager;  // sendpull: broker/consumer_offset_manager.h
 class ConsumerManager;        // clients: broker/consumer_manager.h
 class ProducerManager;        // clients: broker/producer_manager.h
+class BrokerStatsManager;     // broker/broker_stats_manager.h
 
 // One bounded pool per request family, sized from BrokerConfig
 // (sendMessageThreadPoolNums, ...), as Java's BrokerController.registerProcessor uses.
@@ -71,6 +76,8 @@ struct BrokerContext {
   std::shared_ptr<ConsumerOffsetManager> consumer_offset_manager;
   std::shared_ptr<ConsumerManager> consumer_manager;
   std::shared_ptr<ProducerManager> producer_manager;
+  // Runtime statistics (EnsureBrokerStats), created by the first family that counts.
+  std::shared_ptr<BrokerStatsManager> stats;
 
   // "brokerIP1:listenPort": the address registered with the NameServers and the store
   // host inside offset msgIds (docs/protocol/store_ha.md §6.2).
@@ -88,6 +95,10 @@ struct BrokerContext {
   // Set by sendpull (the long-polling hold service) inside RegisterSendPullProcessors;
   // the controller forwards the store's arrival notifications to it.
   MessageArrivingHook message_arriving_hook;
+
+  // Extra Prometheus families for /metrics (HA lag, recovery, ...), added by the parts
+  // that own the data during set-up; called on the metrics HTTP thread.
+  std::vector<std::function<void(metrics::PromWriter&)>> metrics_sources;
 
   // Asks the registration service to REGISTER_BROKER with every NameServer now (after a
   // topic or permission change) instead of at the next 30 s tick. Never blocks; calls

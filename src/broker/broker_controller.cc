@@ -12,7 +12,10 @@
 
 #include "base/logging.h"
 #include "base/service_thread.h"
+#include "metrics/exposition.h"
 #include "broker/admin_processors.h"
+#include "broker/broker_metrics.h"
+#include "broker/rpc_latency.h"
 #include "broker/broker_config.h"
 #include "broker/broker_outer_api.h"
 #include "broker/client_processors.h"
@@ -176,6 +179,36 @@ class BrokerController::Impl {
     RegisterTransactionProcessors(context_, server, env_);
   }
 
+  // Prometheus: HA lag per slave (the master's view) joins the broker's families.
+  void RegisterMetrics() {
+    if (config_->Get()->metrics_exporter_type == "PROM") {
+      // rocketmq_rpc_latency: both remoting ports report their responses.
+      auto rpc = std::make_shared<RpcLatencyRecorder>();
+      server_->SetResponseObserver(rpc);
+      fast_server_->SetResponseObserver(rpc);
+      context_.metrics_sources.push_back([this, rpc](metrics::PromWriter& w) {
+        const auto s = config_->Get();
+        rpc->Write(w, s->broker_cluster_name, s->broker_name);
+      });
+    }
+    context_.metrics_sources.push_back([this](metrics::PromWriter& w) {
+      // Set in Initialize, before the exporter's thread starts; stopped after it stops.
+      ha::HaService* ha = ha_service_.get();
+      if (ha == nullptr) return;
+      const auto s = config_->Get();
+      const int64_t max = store_->MaxPhyOffset();
+      w.Family("apogee_ha_slave_lag_bytes", "gauge",
+               "CommitLog bytes the slave has not acknowledged yet (master's view)");
+      for (const ha::SlaveInfo& slave : ha->Slaves()) {
+        w.Sample("apogee_ha_slave_lag_bytes",
+                 {{"cluster", s->broker_cluster_name}, {"node_type", "broker"},
+                  {"node_id", s->broker_name}, {"slave", slave.address}},
+                 std::max<int64_t>(0, max - std::max<int64_t>(0, slave.ack_offset)));
+      }
+    });
+    RegisterMetricsExporter(context_, env_);
+  }
+
   BrokerConfig* config_;
   env::Env* env_;
   const Clock* clock_;
@@ -318,6 +351,7 @@ Status BrokerController::Impl::Initialize() {
   // Main server first: the families create their managers on their first call.
   RegisterProcessors(*server_);
   RegisterProcessors(*fast_server_);
+  RegisterMetrics();
 
   // Long polling: the store reports arrivals on its reput thread; the pull family's hold
   // service (installed above, if any) answers the parked pulls.

@@ -9,6 +9,7 @@
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
 #include "broker/failover_coordinator.h"
+#include "broker/broker_stats_manager.h"
 #include "env/disk_usage.h"
 #include "env/env.h"
 #include "protocol/remoting_command.h"
@@ -17,9 +18,6 @@
 
 namespace apogee::broker {
 namespace {
-
-constexpr int64_t kLongestWindowMs = 600'000;
-constexpr int64_t kSampleSpacingMs = 1'000;
 
 // The version Apogee speaks (kApogeeVersion = 401) under its MQVersion name.
 constexpr std::string_view kVersionDesc = "V4_9_4";
@@ -30,59 +28,6 @@ std::string QueueSize(const std::shared_ptr<remoting::Executor>& executor) {
 }
 
 }  // namespace
-
-BrokerRuntimeStats::BrokerRuntimeStats(const Clock* clock)
-    : clock_(clock), boot_timestamp_(clock->NowMillis()) {
-  samples_.emplace_back(boot_timestamp_, 0);
-}
-
-void BrokerRuntimeStats::OnMessageArriving(std::string_view topic, int32_t queue_id,
-                                           int64_t next_queue_offset) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto key = std::make_pair(std::string(topic), queue_id);
-  auto it = last_offsets_.find(key);
-  if (it == last_offsets_.end()) {
-    last_offsets_.emplace(std::move(key), next_queue_offset);
-  } else {
-    // A queue deleted and recreated starts again from 0: no negative counts.
-    if (next_queue_offset > it->second) put_total_ += next_queue_offset - it->second;
-    it->second = next_queue_offset;
-  }
-  SampleLocked(clock_->NowMillis());
-}
-
-void BrokerRuntimeStats::SampleLocked(int64_t now_ms) {
-  if (samples_.empty() || now_ms - samples_.back().first >= kSampleSpacingMs) {
-    samples_.emplace_back(now_ms, put_total_);
-  } else {
-    samples_.back().second = put_total_;
-  }
-  // Keep exactly one sample at or before the start of the longest window.
-  while (samples_.size() > 2 && samples_[1].first <= now_ms - kLongestWindowMs) {
-    samples_.pop_front();
-  }
-}
-
-int64_t BrokerRuntimeStats::put_total() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return put_total_;
-}
-
-double BrokerRuntimeStats::PutTps(int64_t window_ms) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  const int64_t now = clock_->NowMillis();
-  const int64_t start = now - window_ms;
-  // The newest sample at or before the window start; the oldest one when the window
-  // reaches back before it.
-  std::pair<int64_t, int64_t> base = samples_.front();
-  for (const auto& sample : samples_) {
-    if (sample.first > start) break;
-    base = sample;
-  }
-  const int64_t elapsed = now - base.first;
-  if (elapsed <= 0) return 0;
-  return static_cast<double>(put_total_ - base.second) * 1000.0 / static_cast<double>(elapsed);
-}
 
 std::string FormatTpsTriple(double tps10, double tps60, double tps600) {
   return fmt::format("{:.2f} {:.2f} {:.2f}", tps10, tps60, tps600);
@@ -95,11 +40,13 @@ std::string FormatRuntime(int64_t elapsed_ms) {
 }
 
 protocol::KVTable BuildBrokerRuntimeInfo(const BrokerContext& context,
-                                         const BrokerRuntimeStats& stats, env::Env* env) {
+                                         const BrokerStatsManager& stats, env::Env* env) {
   const auto settings = context.config->Get();
   const store::MessageStore& store = *context.store;
   const int64_t now = stats.clock()->NowMillis();
-  const int64_t put_total = stats.put_total();
+  auto triple = [now](const BrokerCounter& c) {
+    return FormatTpsTriple(c.Tps(now, 10'000), c.Tps(now, 60'000), c.Tps(now, 600'000));
+  };
 
   protocol::KVTable kv;
   auto& t = kv.table;
@@ -109,15 +56,38 @@ protocol::KVTable BuildBrokerRuntimeInfo(const BrokerContext& context,
   t["runtime"] = FormatRuntime(now - stats.boot_timestamp());
   t["brokerActive"] = "true";
 
-  t["putTps"] = FormatTpsTriple(stats.PutTps(10'000), stats.PutTps(60'000), stats.PutTps(600'000));
-  t["msgPutTotalTodayNow"] = std::to_string(put_total);
-  t["msgPutTotalTodayMorning"] = "0";
-  t["msgPutTotalYesterdayMorning"] = "0";
-  // Pulls are not observed by this module (see the header).
-  t["getTransferedTps"] = FormatTpsTriple(0, 0, 0);
-  t["msgGetTotalTodayNow"] = "0";
-  t["msgGetTotalTodayMorning"] = "0";
-  t["msgGetTotalYesterdayMorning"] = "0";
+  // BrokerStats: totals since start and at the last two midnights.
+  const DayMarks put_marks = stats.put_marks();
+  const DayMarks get_marks = stats.get_marks();
+  t["msgPutTotalTodayNow"] = std::to_string(stats.puts().total());
+  t["msgPutTotalTodayMorning"] = std::to_string(put_marks.today_morning);
+  t["msgPutTotalYesterdayMorning"] = std::to_string(put_marks.yesterday_morning);
+  t["msgGetTotalTodayNow"] = std::to_string(stats.transferred().total());
+  t["msgGetTotalTodayMorning"] = std::to_string(get_marks.today_morning);
+  t["msgGetTotalYesterdayMorning"] = std::to_string(get_marks.yesterday_morning);
+
+  // StoreStatsService.getRuntimeInfo (Java spells the last key "getTransferedTps").
+  const int64_t put_times = std::max<int64_t>(1, stats.puts().total());
+  t["putTps"] = triple(stats.puts());
+  t["getFoundTps"] = triple(stats.gets_found());
+  t["getMissTps"] = triple(stats.gets_missed());
+  t["getTransferedTps"] = triple(stats.transferred());
+  t["getTotalTps"] = FormatTpsTriple(
+      stats.gets_found().Tps(now, 10'000) + stats.gets_missed().Tps(now, 10'000),
+      stats.gets_found().Tps(now, 60'000) + stats.gets_missed().Tps(now, 60'000),
+      stats.gets_found().Tps(now, 600'000) + stats.gets_missed().Tps(now, 600'000));
+  t["putMessageTimesTotal"] = std::to_string(put_times);
+  t["putMessageSizeTotal"] = std::to_string(stats.put_bytes().total());
+  t["putMessageAverageSize"] =
+      fmt::format("{}", static_cast<double>(stats.put_bytes().total()) / put_times);
+  t["putMessageEntireTimeMax"] = std::to_string(stats.put_latency_max_ms());
+  t["putMessageFailedTimes"] = std::to_string(stats.put_failed());
+  std::string distribution;
+  const auto buckets = stats.PutLatencyDistribution();
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    distribution += fmt::format("{}:{} ", kPutLatencyBucketNames[i], buckets[i]);
+  }
+  t["putMessageDistributeTime"] = std::move(distribution);
 
   t["commitLogMinOffset"] = std::to_string(store.MinPhyOffset());
   t["commitLogMaxOffset"] = std::to_string(store.MaxPhyOffset());

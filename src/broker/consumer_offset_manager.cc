@@ -128,6 +128,27 @@ int64_t ConsumerOffsetManager::QueryOffset(std::string_view group, std::string_v
   return q == it->second.end() ? -1 : q->second;
 }
 
+void ConsumerOffsetManager::CommitPullOffset(std::string_view group, std::string_view topic,
+                                             int32_t queue_id, int64_t offset) {
+  std::string key = Key(topic, group);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = pull_table_.find(key);
+  if (it == pull_table_.end()) {
+    it = pull_table_.emplace(std::move(key), std::map<int32_t, int64_t>{}).first;
+  }
+  it->second[queue_id] = offset;
+}
+
+int64_t ConsumerOffsetManager::QueryPullOffset(std::string_view group, std::string_view topic,
+                                               int32_t queue_id) const {
+  const std::string key = Key(topic, group);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = pull_table_.find(key);
+  if (it == pull_table_.end()) return -1;
+  auto q = it->second.find(queue_id);
+  return q == it->second.end() ? -1 : q->second;
+}
+
 std::map<int32_t, int64_t> ConsumerOffsetManager::QueryOffsets(std::string_view group,
                                                                std::string_view topic) const {
   const std::string key = Key(topic, group);
@@ -167,6 +188,10 @@ void ConsumerOffsetManager::RemoveGroup(std::string_view group) {
       ++it;
     }
   }
+  std::erase_if(pull_table_, [group](const auto& entry) {
+    std::string_view t, g;
+    return SplitKey(entry.first, &t, &g) && g == group;
+  });
 }
 
 void ConsumerOffsetManager::RemoveTopic(std::string_view topic) {
@@ -180,6 +205,10 @@ void ConsumerOffsetManager::RemoveTopic(std::string_view topic) {
       ++it;
     }
   }
+  std::erase_if(pull_table_, [topic](const auto& entry) {
+    std::string_view t, g;
+    return SplitKey(entry.first, &t, &g) && t == topic;
+  });
 }
 
 std::map<std::string, std::map<int32_t, int64_t>> ConsumerOffsetManager::AllOffsets() const {

@@ -69,6 +69,15 @@ class ConsumerOffsetManager {
   // The whole table keyed "topic@group".
   std::map<std::string, std::map<int32_t, int64_t>> AllOffsets() const;
 
+  // Java 5's pullOffsetTable (memory only, never persisted): the next offset the group's
+  // last successful pull of the queue returned, i.e. what it has fetched, consumed or
+  // not. Metrics read it for the in-flight and ready message counts. Dropped with the
+  // group or topic as the committed offsets are.
+  void CommitPullOffset(std::string_view group, std::string_view topic, int32_t queue_id,
+                        int64_t offset);
+  // -1 when the group has not pulled the queue since the broker started.
+  int64_t QueryPullOffset(std::string_view group, std::string_view topic, int32_t queue_id) const;
+
   // consumerOffset.json content (bare integer keys, as fastjson writes them).
   std::string Encode() const;
   // Replaces the table from either key form. Corruption naming the entry otherwise.
@@ -83,6 +92,7 @@ class ConsumerOffsetManager {
   std::unique_ptr<ConfigFile> file_;
   mutable std::mutex mu_;
   std::map<std::string, std::map<int32_t, int64_t>, std::less<>> table_;  // guarded by mu_
+  std::map<std::string, std::map<int32_t, int64_t>, std::less<>> pull_table_;  // guarded by mu_
   uint64_t version_ = 0;                                                  // guarded by mu_
   std::atomic<uint64_t> persisted_version_{0};
   std::mutex persist_mu_;  // serializes Encode + write so the newest table lands last

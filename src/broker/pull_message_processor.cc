@@ -9,6 +9,7 @@
 #include "base/logging.h"
 #include "base/clock.h"
 #include "broker/broker_config.h"
+#include "broker/broker_stats_manager.h"
 #include "broker/consumer_manager.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/permission.h"
@@ -210,6 +211,13 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
   // master once the master is reachable. That is how consumers keep reading while the
   // master is down.
   ResponseCodeAndRemark mapped = MapGetStatus(result.status, header.queue_offset);
+  RecordGet(*context_, header.topic, header.consumer_group, mapped.code == rc::kSuccess,
+            static_cast<int32_t>(result.messages.size()), result.total_bytes);
+  if (mapped.code == rc::kSuccess && context_->consumer_offset_manager) {
+    // Java 5's commitPullOffset: what the group has fetched (in-flight / ready metrics).
+    context_->consumer_offset_manager->CommitPullOffset(header.consumer_group, header.topic,
+                                                        header.queue_id, result.next_begin_offset);
+  }
   if (settings->IsSlave() && mapped.code == rc::kPullOffsetMoved) {
     // Slaves do not correct offsets (offsetCheckInSlave=false): retry instead, at the
     // group's broker.

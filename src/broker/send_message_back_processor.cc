@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "broker/broker_config.h"
+#include "broker/broker_stats_manager.h"
 #include "broker/message_redirect.h"
 #include "broker/permission.h"
 #include "broker/store_status_mapping.h"
@@ -146,7 +147,9 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
   const int32_t max_size = settings->store.max_message_size;
   store->PutMessage(
       fields, /*wait_store_msg_ok=*/false,
-      [owned, store, max_size, responder = std::move(responder)](const store::PutResult& result) {
+      [owned, store, max_size, put_stats = BeginPut(*context_, owned->first.topic),
+       responder = std::move(responder)](const store::PutResult& result) {
+        put_stats.Done(result);  // counted under the retry, schedule or %DLQ% topic it went to
         if (store::PutStatusStored(result.status)) {
           responder.SendCode(rc::kSuccess);
           return;

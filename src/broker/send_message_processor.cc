@@ -13,6 +13,7 @@
 #include "base/logging.h"
 #include "base/strong_types.h"
 #include "broker/broker_config.h"
+#include "broker/broker_stats_manager.h"
 #include "broker/message_redirect.h"
 #include "broker/permission.h"
 #include "broker/store_status_mapping.h"
@@ -389,8 +390,9 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
       fields, WaitStoreMsgOk(props),
       [store, store_host = store_host_, queue_id = target.queue_id, uniq_key = std::move(uniq_key),
        max_size, strict_ack = settings.strict_ack_enable, fence = context_->may_acknowledge,
-       response = std::move(response),
+       response = std::move(response), put_stats = BeginPut(*context_, target.topic),
        responder = std::move(responder)](const store::PutResult& result) mutable {
+        put_stats.Done(result);
         ResponseCodeAndRemark mapped =
             MapPutStatus(result.status, store->unwritable_reason(), max_size, strict_ack);
         const bool fenced = fence && !fence();
@@ -506,8 +508,9 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
       [store, store_host = store_host_, queue_id = target.queue_id, max_size,
        strict_ack = settings.strict_ack_enable, fence = context_->may_acknowledge,
        record_sizes = std::move(record_sizes), transaction_id = std::move(transaction_id),
-       response = std::move(response),
+       response = std::move(response), put_stats = BeginPut(*context_, target.topic),
        responder = std::move(responder)](const store::PutResult& result) mutable {
+        put_stats.Done(result);
         ResponseCodeAndRemark mapped =
             MapPutStatus(result.status, store->unwritable_reason(), max_size, strict_ack);
         const bool fenced = fence && !fence();

@@ -7,6 +7,7 @@
 #include "base/logging.h"
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
+#include "broker/broker_stats_manager.h"
 #include "broker/consumer_manage_processor.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/pull_message_processor.h"
@@ -77,6 +78,7 @@ void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer
     });
   }
 
+  EnsureBrokerStats(context);
   auto send = std::make_shared<SendMessageProcessor>(&context);
   server.RegisterProcessor(req::kSendMessage, send, context.executors.send);
   server.RegisterProcessor(req::kSendMessageV2, send, context.executors.send);

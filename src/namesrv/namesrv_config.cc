@@ -28,6 +28,11 @@ NamesrvConfig::NamesrvConfig() {
 // command nor resize what is already running.
 ConfigTable NamesrvConfig::BuildTable(NamesrvSettings* s) {
   ConfigTable t;
+  t.Add("metricsExporterType", &s->metrics_exporter_type,
+        "DISABLE, or PROM for a Prometheus /metrics endpoint")
+      .Add("metricsPromExporterHost", &s->metrics_prom_exporter_host, "address of /metrics")
+      .Add("metricsPromExporterPort", &s->metrics_prom_exporter_port, "port of /metrics (0: any)",
+           false, 0, 65535);
   t.Add("listenPort", &s->listen_port, "TCP port of the remoting server", false, 0, 65535)
       .Add("bindAddress", &s->bind_address, "address the remoting server binds to")
       .Add("serverSelectorThreads", &s->server_selector_threads, "network IO threads", false, 1,

@@ -52,6 +52,11 @@ struct NamesrvSettings {
   // Apogee key: Java hard-codes 120 s (RouteInfoManager.DEFAULT_BROKER_CHANNEL_EXPIRED_TIME).
   // A REGISTER_BROKER header heartbeatTimeoutMillis overrides it per broker.
   int64_t broker_channel_expired_time = 120000;
+
+  // Prometheus (RocketMQ 5.1's metrics key names): DISABLE or PROM.
+  std::string metrics_exporter_type = "DISABLE";
+  std::string metrics_prom_exporter_host = "127.0.0.1";
+  int32_t metrics_prom_exporter_port = 5558;
 };
 
 class NamesrvConfig {

@@ -7,8 +7,10 @@
 
 #include "base/logging.h"
 #include "base/service_thread.h"
+#include "metrics/http_server.h"
 #include "namesrv/default_request_processor.h"
 #include "namesrv/kv_config_manager.h"
+#include "namesrv/namesrv_metrics.h"
 #include "namesrv/route_info_manager.h"
 #include "protocol/request_code.h"
 #include "remoting/executor.h"
@@ -93,14 +95,41 @@ class NamesrvController::Impl {
 
     Status s = server_->Start();
     if (!s.ok()) return s;
+    APOGEE_RETURN_IF_ERROR(StartMetrics());
     scan_.Start();
     log->info("NameServer listening on {}:{}", settings_.bind_address, server_->port());
     return Status::OK();
   }
 
+  // metricsExporterType=PROM: GET /metrics on metricsPromExporterHost:Port.
+  Status StartMetrics() {
+    if (settings_.metrics_exporter_type == "DISABLE") return Status::OK();
+    if (settings_.metrics_exporter_type != "PROM") {
+      return Status::InvalidArgument("invalid value '" + settings_.metrics_exporter_type +
+                                     "' for metricsExporterType: Apogee exports DISABLE or PROM only");
+    }
+    const std::string node_id = settings_.bind_address + ":" + std::to_string(server_->port());
+    metrics_ = std::make_unique<metrics::HttpServer>([this, node_id](const metrics::HttpRequest& r) {
+      if (r.method != "GET" || (r.target != "/metrics" && !r.target.starts_with("/metrics?"))) {
+        return metrics::HttpResponse{404, "text/plain; charset=utf-8", "only GET /metrics is served here\n"};
+      }
+      return metrics::HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8",
+                                   RenderNamesrvMetrics(routes_, node_id)};
+    });
+    Status s = metrics_->Start(settings_.metrics_prom_exporter_host,
+                               static_cast<uint16_t>(settings_.metrics_prom_exporter_port));
+    if (!s.ok()) return s.Prefixed("start the Prometheus exporter (metricsPromExporterPort)");
+    GetLogger("namesrv")->info("Prometheus metrics on http://{}:{}/metrics",
+                               settings_.metrics_prom_exporter_host, metrics_->port());
+    return Status::OK();
+  }
+
+  uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
+
   uint16_t port() const { return server_ ? server_->port() : 0; }
 
   void Shutdown() {
+    if (metrics_) metrics_->Stop();
     scan_.Shutdown();
     if (server_) server_->Shutdown();
     if (client_executor_) client_executor_->Shutdown();
@@ -141,6 +170,7 @@ class NamesrvController::Impl {
   RouteInfoManager routes_;
   DefaultRequestProcessor processor_;
   std::unique_ptr<remoting::RemotingServer> server_;
+  std::unique_ptr<metrics::HttpServer> metrics_;
   std::shared_ptr<remoting::ThreadPoolExecutor> client_executor_;
   std::shared_ptr<remoting::ThreadPoolExecutor> default_executor_;
   ScanService scan_;

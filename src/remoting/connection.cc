@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <future>
+#include <optional>
 
 #include "base/logging.h"
 #include "net/host_port.h"
@@ -303,7 +304,15 @@ Status Connection::OnFrame(std::string_view frame) {
   }
   if (command.IsResponse()) {
     OnResponse(std::move(command));
-  } else if (options_.max_requests_in_flight == 0) {
+    if (closed_on_io_) return Status::Aborted("connection closed");
+    if (ReadPaused()) decoder_.RequestPause();
+    return Status::OK();
+  }
+  if (!command.IsOneway() && dispatcher_->response_observer() != nullptr) {
+    std::lock_guard<std::mutex> lock(observed_mu_);
+    observed_[command.opaque] = {command.code, std::chrono::steady_clock::now()};
+  }
+  if (options_.max_requests_in_flight == 0) {
     dispatcher_->Dispatch(shared_from_this(), std::move(command));
   } else {
     in_flight_.fetch_add(1, std::memory_order_acq_rel);
@@ -568,6 +577,23 @@ void Connection::SendResponse(RemotingCommand response) {
     GetLogger("remoting")->debug("response code {} (opaque {}) to closed connection {} dropped",
                                  response.code, response.opaque, remote_address_);
     return;
+  }
+  if (ResponseObserver* observer = dispatcher_->response_observer()) {
+    std::optional<std::pair<int32_t, std::chrono::steady_clock::time_point>> started;
+    {
+      std::lock_guard<std::mutex> lock(observed_mu_);
+      auto it = observed_.find(response.opaque);
+      if (it != observed_.end()) {
+        started = it->second;
+        observed_.erase(it);
+      }
+    }
+    if (started) {
+      observer->OnResponse(started->first, response.code,
+                           std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::steady_clock::now() - started->second)
+                               .count());
+    }
   }
   OutgoingFrame frame = MakeFrame(response, nullptr);
   if (OnIoThread()) {

@@ -44,6 +44,7 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -222,6 +223,11 @@ class Connection final : public Channel,
   bool write_paused_ = false;
   std::chrono::steady_clock::time_point write_progress_;  // last finished write while paused
   std::unordered_map<int32_t, PendingRequest> pending_;
+  // With a ResponseObserver: code and arrival of each two-way request by opaque, until
+  // its response is sent (any thread).
+  std::mutex observed_mu_;
+  std::unordered_map<int32_t, std::pair<int32_t, std::chrono::steady_clock::time_point>>
+      observed_;  // guarded by observed_mu_
   std::chrono::steady_clock::time_point last_activity_;
   std::chrono::steady_clock::time_point frame_started_;
   std::chrono::steady_clock::time_point read_paused_at_;

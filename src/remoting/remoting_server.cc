@@ -226,6 +226,10 @@ void RemotingServer::RegisterDefaultProcessor(std::shared_ptr<RequestProcessor> 
   impl_->dispatcher_->RegisterDefaultProcessor(std::move(processor), std::move(executor));
 }
 
+void RemotingServer::SetResponseObserver(std::shared_ptr<ResponseObserver> observer) {
+  impl_->dispatcher_->SetResponseObserver(std::move(observer));
+}
+
 void RemotingServer::AddChannelEventListener(std::shared_ptr<ChannelEventListener> listener) {
   impl_->dispatcher_->AddListener(std::move(listener));
 }

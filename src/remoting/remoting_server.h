@@ -66,6 +66,8 @@ struct RemotingServerStats {
   uint64_t unsent_bytes = 0;
 };
 
+class ResponseObserver;
+
 class RemotingServer {
  public:
   explicit RemotingServer(RemotingServerOptions options);
@@ -79,6 +81,9 @@ class RemotingServer {
   void RegisterDefaultProcessor(std::shared_ptr<RequestProcessor> processor,
                                 std::shared_ptr<Executor> executor = nullptr);
   void AddChannelEventListener(std::shared_ptr<ChannelEventListener> listener);
+  // Reports every response this server sends (metrics; remoting/response_observer.h).
+  // Call before Start().
+  void SetResponseObserver(std::shared_ptr<ResponseObserver> observer);
 
   // Binds, listens and starts the IO threads. Errors name the address.
   Status Start();

@@ -37,6 +37,14 @@ std::optional<RequestDispatcher::Registration> RequestDispatcher::Lookup(int32_t
   return default_;
 }
 
+void RequestDispatcher::SetResponseObserver(std::shared_ptr<ResponseObserver> observer) {
+  std::unique_lock lock(mu_);
+  // The previous observer stays alive in case a connection still holds its pointer.
+  if (observer_ && observer != observer_) retired_observers_.push_back(observer_);
+  observer_ = std::move(observer);
+  observer_raw_.store(observer_.get(), std::memory_order_release);
+}
+
 std::vector<std::shared_ptr<ChannelEventListener>> RequestDispatcher::Listeners() const {
   std::shared_lock lock(mu_);
   return listeners_;

@@ -8,6 +8,7 @@
 // happens before start but is safe later (a shared lock guards the table).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -18,6 +19,7 @@
 #include "remoting/channel.h"
 #include "remoting/executor.h"
 #include "remoting/request_processor.h"
+#include "remoting/response_observer.h"
 
 namespace apogee::remoting {
 
@@ -41,6 +43,10 @@ class RequestDispatcher {
   void RegisterDefaultProcessor(std::shared_ptr<RequestProcessor> processor,
                                 std::shared_ptr<Executor> executor);
   void AddListener(std::shared_ptr<ChannelEventListener> listener);
+  // Set before the server starts (kept for the dispatcher's life); connections report
+  // every response to it. Null (the default) reports nothing.
+  void SetResponseObserver(std::shared_ptr<ResponseObserver> observer);
+  ResponseObserver* response_observer() const { return observer_raw_.load(std::memory_order_acquire); }
 
   // Handles one decoded request that arrived on `channel`. `tracker` (may be null) gets
   // RequestFinished() once the processor returned or the request was refused.
@@ -62,6 +68,9 @@ class RequestDispatcher {
   mutable std::shared_mutex mu_;
   std::unordered_map<int32_t, Registration> table_;               // guarded by mu_
   std::optional<Registration> default_;                           // guarded by mu_
+  std::shared_ptr<ResponseObserver> observer_;                    // guarded by mu_
+  std::atomic<ResponseObserver*> observer_raw_{nullptr};          // observer_.get()
+  std::vector<std::shared_ptr<ResponseObserver>> retired_observers_;  // guarded by mu_
   std::vector<std::shared_ptr<ChannelEventListener>> listeners_;  // guarded by mu_
 };
 

@@ -1,5 +1,7 @@
 #include "store/flush_service.h"
 
+#include <chrono>
+
 #include "base/logging.h"
 #include "store/commit_log.h"
 #include "store/store_checkpoint.h"
@@ -7,14 +9,20 @@
 namespace apogee::store {
 
 Status FlushCommitLogAndCheckpoint(CommitLog* commit_log, StoreCheckpoint* checkpoint,
-                                   int least_pages) {
+                                   int least_pages, FlushStats* stats) {
   // Read the timestamp before the end offset: every record stored at or before that time
   // lies below `target`, so once `target` is durable the checkpoint may claim the time.
   int64_t store_ts = commit_log->last_store_timestamp();
   int64_t target = commit_log->MaxOffset();
   while (true) {
+    const auto begin = std::chrono::steady_clock::now();
     Result<bool> flushed = commit_log->Flush(least_pages);
     if (!flushed.ok()) return flushed.status();
+    if (stats != nullptr && *flushed) {
+      stats->sync_micros.Record(std::chrono::duration_cast<std::chrono::microseconds>(
+                                    std::chrono::steady_clock::now() - begin)
+                                    .count());
+    }
     if (!*flushed || commit_log->FlushedOffset() >= target) break;
   }
   if (checkpoint && store_ts > 0 && commit_log->FlushedOffset() >= target) {
@@ -27,13 +35,14 @@ Status FlushCommitLogAndCheckpoint(CommitLog* commit_log, StoreCheckpoint* check
 
 GroupCommitService::GroupCommitService(CommitLog* commit_log, StoreCheckpoint* checkpoint,
                                        const Clock* clock, FlushErrorHandler on_error,
-                                       std::function<void()> on_flushed)
+                                       std::function<void()> on_flushed, FlushStats* stats)
     : ServiceThread("GroupCommitService"),
       commit_log_(commit_log),
       checkpoint_(checkpoint),
       clock_(clock),
       on_error_(std::move(on_error)),
-      on_flushed_(std::move(on_flushed)) {}
+      on_flushed_(std::move(on_flushed)),
+      stats_(stats) {}
 
 GroupCommitService::~GroupCommitService() { Shutdown(); }
 
@@ -73,7 +82,10 @@ void GroupCommitService::DoCommit(bool final_pass) {
     FailAll(PutStatus::kServiceNotAvailable);
     return;
   }
-  Status s = FlushCommitLogAndCheckpoint(commit_log_, checkpoint_, 0);
+  if (stats_ != nullptr && !read_list_.empty()) {
+    stats_->group_commit_batch.Record(static_cast<int64_t>(read_list_.size()));
+  }
+  Status s = FlushCommitLogAndCheckpoint(commit_log_, checkpoint_, 0, stats_);
   if (!s.ok()) {
     failed_ = true;
     GetLogger("store")->error("CommitLog flush failed, refusing further writes: {}",
@@ -125,7 +137,7 @@ void GroupCommitService::Run() {
 FlushRealTimeService::FlushRealTimeService(CommitLog* commit_log, StoreCheckpoint* checkpoint,
                                            const Clock* clock, int interval_ms,
                                            int least_pages, int thorough_interval_ms,
-                                           FlushErrorHandler on_error)
+                                           FlushErrorHandler on_error, FlushStats* stats)
     : ServiceThread("FlushRealTimeService"),
       commit_log_(commit_log),
       checkpoint_(checkpoint),
@@ -133,7 +145,8 @@ FlushRealTimeService::FlushRealTimeService(CommitLog* commit_log, StoreCheckpoin
       interval_ms_(interval_ms),
       least_pages_(least_pages),
       thorough_interval_ms_(thorough_interval_ms),
-      on_error_(std::move(on_error)) {}
+      on_error_(std::move(on_error)),
+      stats_(stats) {}
 
 FlushRealTimeService::~FlushRealTimeService() { Shutdown(); }
 
@@ -141,7 +154,7 @@ void FlushRealTimeService::Run() {
   last_thorough_ms_ = clock_->SteadyMillis();
   auto flush = [this](int least_pages) {
     if (failed_) return;
-    Status s = FlushCommitLogAndCheckpoint(commit_log_, checkpoint_, least_pages);
+    Status s = FlushCommitLogAndCheckpoint(commit_log_, checkpoint_, least_pages, stats_);
     if (!s.ok()) {
       failed_ = true;
       GetLogger("store")->error("CommitLog flush failed, refusing further writes: {}",

@@ -27,6 +27,7 @@
 #include "base/clock.h"
 #include "base/service_thread.h"
 #include "base/status.h"
+#include "store/flush_stats.h"
 #include "store/put_status.h"
 
 namespace apogee::store {
@@ -39,16 +40,19 @@ using FlushErrorHandler = std::function<void(const Status&)>;
 
 // Flushes the CommitLog until everything up to the current end is durable (crossing file
 // boundaries) and then advances the checkpoint's physicMsgTimestamp. Shared by both services.
+// `stats` (optional) records how long each flush that wrote pages took.
 Status FlushCommitLogAndCheckpoint(CommitLog* commit_log, StoreCheckpoint* checkpoint,
-                                   int least_pages);
+                                   int least_pages, FlushStats* stats = nullptr);
 
 class GroupCommitService : public ServiceThread {
  public:
   // `on_flushed` (optional) runs on the flush thread after every flush that made new bytes
   // durable (the store wakes its reput there: under SYNC_FLUSH only durable bytes are
   // dispatched).
+  // `stats` (optional, outlives this) gets flush times and the requests per group commit.
   GroupCommitService(CommitLog* commit_log, StoreCheckpoint* checkpoint, const Clock* clock,
-                     FlushErrorHandler on_error, std::function<void()> on_flushed = nullptr);
+                     FlushErrorHandler on_error, std::function<void()> on_flushed = nullptr,
+                     FlushStats* stats = nullptr);
   ~GroupCommitService() override;
 
   // Completes `done` once the CommitLog is durable up to `next_offset`, or with
@@ -76,6 +80,7 @@ class GroupCommitService : public ServiceThread {
   const Clock* clock_;
   FlushErrorHandler on_error_;
   std::function<void()> on_flushed_;
+  FlushStats* stats_;
   int64_t last_flushed_ = -1;  // flush thread only
   mutable std::mutex mu_;
   std::vector<Request> write_list_;  // guarded by mu_
@@ -89,7 +94,7 @@ class FlushRealTimeService : public ServiceThread {
  public:
   FlushRealTimeService(CommitLog* commit_log, StoreCheckpoint* checkpoint, const Clock* clock,
                        int interval_ms, int least_pages, int thorough_interval_ms,
-                       FlushErrorHandler on_error);
+                       FlushErrorHandler on_error, FlushStats* stats = nullptr);
   ~FlushRealTimeService() override;
   // Crash simulation (tests): no final flush at Shutdown().
   void Abandon() { abandoned_ = true; }
@@ -105,6 +110,7 @@ class FlushRealTimeService : public ServiceThread {
   int least_pages_;
   int thorough_interval_ms_;
   FlushErrorHandler on_error_;
+  FlushStats* stats_;
   int64_t last_thorough_ms_ = 0;
   bool failed_ = false;
   std::atomic<bool> abandoned_{false};

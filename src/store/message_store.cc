@@ -241,13 +241,14 @@ Status MessageStore::Start() {
   if (config_.flush_type() == FlushDiskType::kSyncFlush) {
     // Under SYNC_FLUSH only durable bytes are readable: each flush wakes the reput.
     group_commit_ = std::make_unique<GroupCommitService>(commit_log_.get(), checkpoint_.get(),
-                                                         clock_, on_error, [this] { reput_->Wakeup(); });
+                                                         clock_, on_error, [this] { reput_->Wakeup(); },
+                                                         &flush_stats_);
     group_commit_->Start();
   } else {
     flush_real_time_ = std::make_unique<FlushRealTimeService>(
         commit_log_.get(), checkpoint_.get(), clock_, config_.flush_interval_commit_log,
         config_.flush_commit_log_least_pages, config_.flush_commit_log_thorough_interval,
-        on_error);
+        on_error, &flush_stats_);
     flush_real_time_->Start();
   }
   // Records from here on were admitted by the DiskGuard, which counts the ConsumeQueue
@@ -750,6 +751,10 @@ void MessageStore::SetMessageArrivingListener(MessageArrivingListener listener) 
 void MessageStore::SetReplicaWaiter(ReplicaWaiter waiter) { replica_waiter_ = std::move(waiter); }
 
 int64_t MessageStore::DispatchBehindBytes() const { return reput_->DispatchBehindBytes(); }
+
+int64_t MessageStore::FlushBehindBytes() const {
+  return std::max<int64_t>(0, commit_log_->MaxOffset() - commit_log_->FlushedOffset());
+}
 
 Status MessageStore::DeleteTopic(std::string_view topic) {
   commit_log_->RemoveQueueOffsets(topic);

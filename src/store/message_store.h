@@ -32,6 +32,7 @@
 #include "message/message_record.h"
 #include "store/get_result.h"
 #include "store/delay_level_table.h"
+#include "store/flush_stats.h"
 #include "store/put_status.h"
 #include "store/replication.h"
 #include "store/store_config.h"
@@ -142,6 +143,10 @@ class MessageStore : public ReplicationStore {
   bool writable() const;
   std::string unwritable_reason() const;
   int64_t DispatchBehindBytes() const;
+  // CommitLog bytes written but not yet flushed (RocketMQ 5's flush-behind bytes).
+  int64_t FlushBehindBytes() const;
+  // Flush times and group-commit sizes since the store started (metrics).
+  const FlushStats& flush_stats() const { return flush_stats_; }
   // CommitLog records dispatch skipped because they cannot be indexed (a topic or queue id
   // no ConsumeQueue can have), since the store opened, recovery included; -1 / the offset
   // of the last one. For metrics and `mqstore`.
@@ -186,6 +191,7 @@ class MessageStore : public ReplicationStore {
   std::unique_ptr<ConsumeQueueTable> consume_queues_;
   std::unique_ptr<IndexService> index_;
   std::unique_ptr<ReputService> reput_;
+  FlushStats flush_stats_;  // before the flush services, which write it until they stop
   std::unique_ptr<GroupCommitService> group_commit_;
   std::unique_ptr<FlushRealTimeService> flush_real_time_;
   std::unique_ptr<PeriodicTask> cq_flusher_;

@@ -87,6 +87,61 @@ TEST_F(MQAdminTest, UpdateTopicShowsInTopicListRouteAndStatus) {
   EXPECT_EQ(AdminOk({"topicClusterList", "-t", "AdminTopicA"}), "DefaultCluster\n");
 }
 
+TEST_F(MQAdminTest, UpdateTopicAttributesInJavasFormatAreStored) {
+  // mqadmin sends "+message.type=FIFO" (AttributeParser.parseToString) and the broker keeps it.
+  std::string out = AdminOk({"updateTopic", "-c", "DefaultCluster", "-t", "AdminFifoTopic", "-r", "2", "-w",
+                             "2", "-a", "+message.type=FIFO"});
+  ASSERT_NE(out.find("success."), std::string::npos) << out;
+  std::string topics;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        topics = ReadFileOrEmpty(cluster_->broker().config_dir() + "/topics.json");
+        return std::regex_search(topics, std::regex(R"("AdminFifoTopic"[^}]*"attributes"\s*:\s*\{\s*"message.type"\s*:\s*"FIFO")"));
+      },
+      std::chrono::seconds(10)))
+      << topics;
+  // A bad attribute is refused by the broker with its reason.
+  ToolResult bad = Admin({"updateTopic", "-c", "DefaultCluster", "-t", "AdminFifoTopic", "-a", "message.type"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.output;
+}
+
+TEST_F(MQAdminTest, StatisticsShowWhatWasSentAndConsumed) {
+  CreateTopic("AdminTopicS", 2);
+  for (int i = 0; i < 3; ++i) Send("AdminTopicS", "s-" + std::to_string(i));
+  std::string consumed;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        consumed = AdminOk({"consumeMessage", "-t", "AdminTopicS", "-g", "AdminGroupS"});
+        return consumed.find("BODY: s-") != std::string::npos;
+      },
+      std::chrono::seconds(30)))
+      << consumed;
+  // brokerStatus: totals and the one-minute put rate are live (the suite's other tests send
+  // to the same broker, so at least).
+  std::string status = AdminOk({"brokerStatus", "-b", BrokerAddr()});
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(status, m, std::regex(R"(\nmsgPutTotalTodayNow\s+: (\d+))"))) << status;
+  EXPECT_GE(std::stoll(m[1].str()), 3) << status;
+  ASSERT_TRUE(std::regex_search(status, m, std::regex(R"(\nputTps\s+: [0-9.]+ ([0-9.]+) )"))) << status;
+  EXPECT_GT(std::stod(m[1].str()), 0.0) << status;
+  ASSERT_TRUE(std::regex_search(status, m, std::regex(R"(\nmsgGetTotalTodayNow\s+: (\d+))"))) << status;
+  EXPECT_GE(std::stoll(m[1].str()), 1) << status;
+  // consumerProgress: the group's one-minute consume rate.
+  std::string progress = AdminOk({"consumerProgress", "-g", "AdminGroupS"});
+  ASSERT_TRUE(std::regex_search(progress, m, std::regex("Consume TPS: ([0-9.]+)"))) << progress;
+  EXPECT_GT(std::stod(m[1].str()), 0.0) << progress;
+  // statsAll: once a 10 s snapshot exists, the minute view holds the 3 puts.
+  std::string stats;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        stats = AdminOk({"statsAll", "-t", "AdminTopicS"});
+        return std::regex_search(stats, std::regex(R"(AdminTopicS\s+AdminGroupS\s+\d+\s+[0-9.]+\s+[0-9.]+\s+3\s+\d+)"));
+      },
+      std::chrono::seconds(40)))
+      << stats;
+  EXPECT_NE(stats.find("#InTPS"), std::string::npos) << stats;
+}
+
 TEST_F(MQAdminTest, ClusterListAndBrokerStatus) {
   std::string clusters = AdminOk({"clusterList"});
   EXPECT_TRUE(std::regex_search(clusters, std::regex("DefaultCluster\\s+broker-a\\s+0\\s+" + BrokerAddr())))

@@ -37,6 +37,24 @@ TEST_F(ConsumerOffsetManagerTest, CommitAndQuery) {
   EXPECT_EQ(m.QueryOffsets("g", "T"), (std::map<int32_t, int64_t>{{0, 251}, {1, 248}}));
 }
 
+TEST_F(ConsumerOffsetManagerTest, PullOffsetsAreKeptApartAndNeverPersisted) {
+  ConsumerOffsetManager m(env_.get(), kPath);
+  EXPECT_EQ(m.QueryPullOffset("g", "T", 0), -1);
+  m.CommitOffset("g", "T", 0, 10);
+  m.CommitPullOffset("g", "T", 0, 32);
+  m.CommitPullOffset("g", "U", 1, 5);
+  m.CommitPullOffset("h", "T", 0, 7);
+  EXPECT_EQ(m.QueryPullOffset("g", "T", 0), 32);
+  EXPECT_EQ(m.QueryOffset("g", "T", 0), 10);  // the committed offset is untouched
+  EXPECT_EQ(m.QueryOffset("g", "U", 1), -1);
+  EXPECT_EQ(m.Encode().find("32"), std::string::npos) << m.Encode();
+  m.RemoveTopic("U");
+  EXPECT_EQ(m.QueryPullOffset("g", "U", 1), -1);
+  m.RemoveGroup("g");
+  EXPECT_EQ(m.QueryPullOffset("g", "T", 0), -1);
+  EXPECT_EQ(m.QueryPullOffset("h", "T", 0), 7);
+}
+
 TEST_F(ConsumerOffsetManagerTest, EncodesFastjsonBareIntegerKeys) {
   ConsumerOffsetManager m(env_.get(), kPath);
   m.CommitOffset("group_a", "TopicTest", 1, 248);

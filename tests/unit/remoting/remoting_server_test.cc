@@ -6,9 +6,11 @@
 #include <future>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 #include "protocol/response_code.h"
 #include "remoting/remoting_client.h"
+#include "remoting/response_observer.h"
 #include "remoting_test_util.h"
 
 namespace apogee::remoting {
@@ -99,6 +101,69 @@ class RemotingServerTest : public ::testing::Test {
 };
 
 TEST_F(RemotingServerTest, BindsEphemeralPort) { EXPECT_NE(server_->port(), 0); }
+
+struct ResponseLog : ResponseObserver {
+  std::mutex mu;
+  std::vector<std::tuple<int32_t, int32_t, int64_t>> seen;
+  void OnResponse(int32_t request_code, int32_t response_code, int64_t elapsed_us) override {
+    std::lock_guard lock(mu);
+    seen.emplace_back(request_code, response_code, elapsed_us);
+  }
+};
+
+TEST(RemotingServerObserverTest, ReportsEachTwoWayResponseWithItsCodesAndTime) {
+  RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  options.io_threads = 1;
+  RemotingServer server(options);
+  std::mutex held_mu;
+  std::vector<Responder> held;
+  server.RegisterProcessor(kEcho, MakeProcessor([](RemotingCommand req, Responder r) {
+                             r.SendCode(response_code::kSuccess);
+                           }));
+  server.RegisterProcessor(kHold, MakeProcessor([&](RemotingCommand, Responder r) {
+                             std::lock_guard lock(held_mu);
+                             held.push_back(r);
+                           }));
+  auto log = std::make_shared<ResponseLog>();
+  server.SetResponseObserver(log);
+  ASSERT_TRUE(server.Start().ok());
+
+  RawSocket raw(server.port());
+  auto oneway = Request(kEcho);
+  oneway.flag = protocol::kFlagOneway;
+  oneway.opaque = 1;
+  raw.WriteCommand(oneway);  // no response, so nothing to report
+  auto echo = Request(kEcho);
+  echo.opaque = 2;
+  raw.WriteCommand(echo);
+  ASSERT_TRUE(raw.ReadCommand().has_value());
+  auto hold = Request(kHold);
+  hold.opaque = 3;
+  raw.WriteCommand(hold);
+  ASSERT_TRUE(WaitFor([&] {
+    std::lock_guard lock(held_mu);
+    return held.size() == 1;
+  }));
+  std::this_thread::sleep_for(milliseconds(20));
+  held[0].SendCode(response_code::kSystemBusy);
+  ASSERT_TRUE(raw.ReadCommand().has_value());
+  auto unknown = Request(99);
+  unknown.opaque = 4;
+  raw.WriteCommand(unknown);
+  ASSERT_TRUE(raw.ReadCommand().has_value());
+
+  std::lock_guard lock(log->mu);
+  ASSERT_EQ(log->seen.size(), 3u);
+  EXPECT_EQ(std::get<0>(log->seen[0]), kEcho);
+  EXPECT_EQ(std::get<1>(log->seen[0]), response_code::kSuccess);
+  EXPECT_EQ(std::get<0>(log->seen[1]), kHold);
+  EXPECT_EQ(std::get<1>(log->seen[1]), response_code::kSystemBusy);
+  EXPECT_GE(std::get<2>(log->seen[1]), 20'000);  // held for 20 ms
+  EXPECT_EQ(std::get<0>(log->seen[2]), 99);
+  EXPECT_EQ(std::get<1>(log->seen[2]), response_code::kRequestCodeNotSupported);
+  server.Shutdown();
+}
 
 TEST_F(RemotingServerTest, SyncInlineAndOnExecutor) {
   for (int32_t code : {kEcho, kEchoOnExecutor}) {

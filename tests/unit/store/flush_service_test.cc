@@ -57,6 +57,38 @@ TEST_F(FlushServiceTest, GroupCommitAcknowledgesDurableBytes) {
   EXPECT_EQ(*fault_.UnsyncedBytes(), 0u);
 }
 
+TEST_F(FlushServiceTest, GroupCommitRecordsBatchSizesAndFlushTimes) {
+  FlushStats stats;
+  GroupCommitService gc(cl_.get(), checkpoint_.get(), Clock::Real(), nullptr, nullptr, &stats);
+  gc.Start();
+  std::vector<std::future<PutStatus>> futures;
+  for (int i = 0; i < 20; ++i) {
+    PutResult r = Append();
+    auto p = std::make_shared<std::promise<PutStatus>>();
+    futures.push_back(p->get_future());
+    gc.Submit(r.wrote_offset.value() + r.wrote_bytes, SteadyMillis() + 5000,
+              [p](PutStatus s) { p->set_value(s); });
+  }
+  for (auto& f : futures) EXPECT_EQ(f.get(), PutStatus::kPutOk);
+  gc.Shutdown();
+  // Every request was in exactly one batch; at least one flush wrote pages.
+  EXPECT_EQ(stats.group_commit_batch.sum(), 20);
+  EXPECT_GE(stats.group_commit_batch.count(), 1);
+  EXPECT_LE(stats.group_commit_batch.count(), 20);
+  EXPECT_GE(stats.sync_micros.count(), 1);
+}
+
+TEST(FlushDistributionTest, BucketsByInclusiveUpperBound) {
+  FlushDistribution<3> d({1, 10, 100});
+  for (int64_t v : {0, 1, 2, 10, 11, 100, 101, 5000}) d.Record(v);
+  EXPECT_EQ(d.bucket(0), 2);  // 0, 1
+  EXPECT_EQ(d.bucket(1), 2);  // 2, 10
+  EXPECT_EQ(d.bucket(2), 2);  // 11, 100
+  EXPECT_EQ(d.bucket(3), 2);  // above 100
+  EXPECT_EQ(d.count(), 8);
+  EXPECT_EQ(d.sum(), 0 + 1 + 2 + 10 + 11 + 100 + 101 + 5000);
+}
+
 TEST_F(FlushServiceTest, GroupCommitReportsEachFlushThatMadeBytesDurable) {
   // The store wakes its reput from this listener (SYNC_FLUSH dispatches durable bytes only):
   // it must run after the flush, with the bytes durable, before the puts are answered.
