@@ -46,11 +46,11 @@ int main(int argc, char** argv) {
   const char* env = std::getenv("NAMESRV_ADDR");
   apogee::admin::CommandContext ctx(
       &std::cout,
-      [&tls_config](std::string_view namesrv)
+      [&tls_config](std::string_view namesrv, const apogee::acl::Credentials& credentials)
           -> apogee::Result<std::unique_ptr<apogee::admin::AdminTransport>> {
         APOGEE_ASSIGN_OR_RETURN(auto transport,
                                 apogee::admin::ClientTransport::Create(
-                                    namesrv, tls_config ? &*tls_config : nullptr));
+                                    namesrv, credentials, tls_config ? &*tls_config : nullptr));
         return std::unique_ptr<apogee::admin::AdminTransport>(std::move(transport));
       },
       env != nullptr ? env : "");

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/plain_acl_file.h"
 #include "base/config_table.h"
 #include "base/logging.h"
 #include "base/tls_config.h"
@@ -42,7 +43,11 @@ constexpr const char* kUsage =
     " -n,--namesrvAddr <addr>       Name server address list, eg: "
     "'192.168.0.1:9876;192.168.0.2:9876'\n"
     " -p,--printConfigItem          Print all config item\n"
-    "    --with-namesrv             Also start a NameServer in this process (namesrvListenPort)\n";
+    "    --with-namesrv             Also start a NameServer in this process (namesrvListenPort)\n"
+    " -Drocketmq.acl.plain.file=<file>  ACL file relative to rocketmqHome, as Java's JVM\n"
+    "                               property (broker.conf aclFilePath wins)\n";
+
+constexpr const char* kAclPlainFileProperty = "-Drocketmq.acl.plain.file=";
 
 struct Flags {
   std::string config_file;
@@ -52,6 +57,7 @@ struct Flags {
   bool print_important = false;
   bool help = false;
   bool with_namesrv = false;
+  std::string acl_plain_file;  // -Drocketmq.acl.plain.file
 };
 
 bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
@@ -78,6 +84,8 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
       flags->help = true;
     } else if (arg == "--with-namesrv") {
       flags->with_namesrv = true;
+    } else if (arg.rfind(kAclPlainFileProperty, 0) == 0) {
+      flags->acl_plain_file = arg.substr(std::string_view(kAclPlainFileProperty).size());
     } else {
       *error = "unknown option: " + arg;
       return false;
@@ -119,6 +127,12 @@ int main(int argc, char** argv) {
   if (flags.has_namesrv_addr) {
     Status s = config.ApplyProperties({{"namesrvAddr", flags.namesrv_addr}});
     if (!s.ok()) return Fail("-n: " + s.ToString());
+  }
+  if (!flags.acl_plain_file.empty() && config.Get()->acl_file_path.empty()) {
+    Status s = config.ApplyProperties(
+        {{"aclFilePath",
+          apogee::acl::AclFilePath("", config.Get()->rocketmq_home, flags.acl_plain_file)}});
+    if (!s.ok()) return Fail(s.ToString());
   }
   if (flags.with_namesrv && config.Get()->namesrv_addr.empty()) {
     Status s = config.ApplyProperties(
@@ -163,7 +177,12 @@ int main(int argc, char** argv) {
         {"metricsPromExporterHost", settings->metrics_prom_exporter_host.empty()
                                         ? settings->broker_ip1
                                         : settings->metrics_prom_exporter_host},
-        {"metricsPromExporterPort", std::to_string(settings->namesrv_metrics_prom_exporter_port)}};
+        {"metricsPromExporterPort", std::to_string(settings->namesrv_metrics_prom_exporter_port)},
+        // The embedded NameServer shares the broker's ACL: registrations then need the
+        // admin account of aclCredentialsFile (docs/security.md).
+        {"aclEnable", settings->acl_enable ? "true" : "false"},
+        {"aclFilePath",
+         apogee::acl::AclFilePath(settings->acl_file_path, settings->rocketmq_home)}};
     // One process, one set of tls.* settings (as Java's TlsSystemConfig).
     apogee::TlsConfig tls = settings->tls;
     apogee::ConfigTable tls_keys;

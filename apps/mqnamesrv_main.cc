@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/plain_acl_file.h"
 #include "base/logging.h"
 #include "namesrv/namesrv_config.h"
 #include "namesrv/namesrv_controller.h"
@@ -22,12 +23,17 @@ constexpr const char* kUsage =
     " -c,--configFile <file>        Name server config properties file\n"
     " -h,--help                     Print help\n"
     " -n,--namesrvAddr <addr>       Name server address list (ignored by the NameServer)\n"
-    " -p,--printConfigItem          Print all config items\n";
+    " -p,--printConfigItem          Print all config items\n"
+    " -Drocketmq.acl.plain.file=<file>  ACL file relative to rocketmqHome, as Java's JVM\n"
+    "                               property (namesrv.conf aclFilePath wins)\n";
+
+constexpr const char* kAclPlainFileProperty = "-Drocketmq.acl.plain.file=";
 
 struct Flags {
   std::string config_file;
   bool print_config = false;
   bool help = false;
+  std::string acl_plain_file;  // -Drocketmq.acl.plain.file
 };
 
 bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
@@ -50,6 +56,8 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
       flags->print_config = true;
     } else if (arg == "-h" || arg == "--help") {
       flags->help = true;
+    } else if (arg.rfind(kAclPlainFileProperty, 0) == 0) {
+      flags->acl_plain_file = arg.substr(std::string_view(kAclPlainFileProperty).size());
     } else {
       *error = "unknown option: " + arg;
       return false;
@@ -83,6 +91,15 @@ int main(int argc, char** argv) {
     for (const std::string& key : unknown) {
       std::fprintf(stderr, "mqnamesrv: warning: unknown config key '%s' in %s ignored\n",
                    key.c_str(), flags.config_file.c_str());
+    }
+  }
+  if (!flags.acl_plain_file.empty() && config.Snapshot().acl_file_path.empty()) {
+    apogee::Status s = config.ApplyProperties(
+        {{"aclFilePath",
+          apogee::acl::AclFilePath("", config.Snapshot().rocketmq_home, flags.acl_plain_file)}});
+    if (!s.ok()) {
+      std::fprintf(stderr, "mqnamesrv: %s\n", s.ToString().c_str());
+      return 1;
     }
   }
   if (flags.print_config) {

@@ -17,12 +17,12 @@ declare -A allowed=(
   [acl]="base protocol message"
   [metrics]="base net"
   [coord]="base protocol"
-  [namesrv]="base remoting protocol metrics"
-  [client]="base remoting protocol message"
-  [broker]="base store ha remoting protocol message env coord metrics"
+  [namesrv]="base remoting protocol metrics acl"
+  [client]="base remoting protocol message acl"
+  [broker]="base store ha remoting protocol message env coord metrics acl"
   # admin also reads message records and msgIds (queryMsgById/ByOffset, consumeMessage),
   # as Java's tools use common's MessageDecoder; protocol and client already expose message types.
-  [admin]="base client protocol message coord"
+  [admin]="base client protocol message coord acl"
   # mqdashboard's JSON API: admin requests (whose headers expose protocol and message
   # types) served by metrics' HTTP server.
   [dashboard]="base admin metrics protocol message"

@@ -45,6 +45,15 @@ struct ClientConfig {
   std::string tls_client_trust_cert_path;
   // Java's tls.properties: read when it exists; its tls.* keys override the fields above.
   std::string tls_config_file = "/etc/rocketmq/tls.properties";
+  // ACL credentials (Java's SessionCredentials in an AclClientRPCHook): when access_key
+  // and secret_key are set, every request is signed (HMAC-SHA1 over the header values and
+  // the body) for brokers and NameServers that run with aclEnable=true. docs/security.md.
+  std::string access_key;
+  std::string secret_key;
+  // Sent and signed when not empty.
+  std::string security_token;
+  // Aliyun's OnsChannel header ("ALIYUN" from ali-ons); sent and signed when not empty.
+  std::string ons_channel;
 };
 
 }  // namespace apogee

@@ -21,6 +21,8 @@ Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args, const s
   std::string send_mode = "sync";
   app.add_option("mode", mode, "producer or consumer")->check(CLI::IsMember({"producer", "consumer"}));
   app.add_option("-n,--namesrvAddr", c.namesrv_addr, "NameServer list 'host:port;host:port' (default NAMESRV_ADDR, else 127.0.0.1:9876)");
+  app.add_option("--accessKey", c.access_key, "ACL access key: sign every request");
+  app.add_option("--secretKey", c.secret_key, "ACL secret key");
   app.add_option("-t,--topic", c.topic, "Topic name")->capture_default_str();
   app.add_option("-g,--group", c.group, "Producer / consumer group (default benchmark_producer / benchmark_consumer)");
   app.add_option("-w,--threadCount", c.threads, "Sender or puller threads")->capture_default_str()->check(CLI::Range(1, 1024));
@@ -60,6 +62,10 @@ Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args, const s
   if (c.namesrv_addr.empty()) c.namesrv_addr = env_namesrv.empty() ? "127.0.0.1:9876" : env_namesrv;
   if (c.group.empty()) c.group = c.mode == BenchMode::kProducer ? "benchmark_producer" : "benchmark_consumer";
   return c;
+}
+
+acl::Credentials BenchCredentials(const BenchConfig& config) {
+  return acl::Credentials{config.access_key, config.secret_key, std::nullopt, std::nullopt};
 }
 
 }  // namespace apogee::admin

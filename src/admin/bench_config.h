@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/signature.h"
 #include "base/status.h"
 
 namespace apogee::admin {
@@ -22,6 +23,9 @@ struct BenchConfig {
   // --tlsConfigFile (Java's tls.properties) when that file exists.
   bool tls = false;
   std::string tls_config_file = "/etc/rocketmq/tls.properties";
+  // ACL: every request is signed when both are set (--accessKey / --secretKey).
+  std::string access_key;
+  std::string secret_key;
   std::string topic = "BenchmarkTest";
   std::string group;  // producer or consumer group; a default per mode when empty
   int threads = 4;
@@ -42,6 +46,9 @@ struct BenchConfig {
 };
 
 std::string_view SendModeName(SendMode mode);
+
+// The credentials every mqbench request is signed with (empty: unsigned).
+acl::Credentials BenchCredentials(const BenchConfig& config);
 
 // Parses argv after the program name ("producer -t T -w 8 ..."). `env_namesrv` stands for
 // NAMESRV_ADDR. Errors name the flag; `help` (when not null) is set when -h was asked for,

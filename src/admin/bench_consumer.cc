@@ -39,6 +39,7 @@ Status ConsumerWorkload::Start(BenchStats* stats) {
     APOGEE_ASSIGN_OR_RETURN(options.tls, ClientTransport::ResolveToolTls(config_.tls_config_file));
     options.use_tls = true;
   }
+  options.credentials = BenchCredentials(config_);
   api_ = std::make_unique<client::MQClientAPI>(options);
   APOGEE_RETURN_IF_ERROR(api_->UpdateNameServerAddressList(config_.namesrv_addr));
   api_->Start();

@@ -34,6 +34,8 @@ Status ProducerWorkload::Start(BenchStats* stats) {
   stats_ = stats;
   ProducerConfig pc;
   pc.namesrv_addr = config_.namesrv_addr;
+  pc.access_key = config_.access_key;
+  pc.secret_key = config_.secret_key;
   pc.group_name = config_.group;
   pc.instance_name = "mqbench";
   pc.use_tls = config_.tls;

@@ -25,7 +25,8 @@ Status CreateBenchTopic(const BenchConfig& config, std::ostream& out) {
     APOGEE_ASSIGN_OR_RETURN(tls, ClientTransport::ResolveToolTls(config.tls_config_file));
   }
   APOGEE_ASSIGN_OR_RETURN(auto transport,
-                          ClientTransport::Create(config.namesrv_addr, tls ? &*tls : nullptr));
+                          ClientTransport::Create(config.namesrv_addr, BenchCredentials(config),
+                                                  tls ? &*tls : nullptr));
   MQAdminClient admin(transport.get());
   APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> masters, admin.MasterAddrsOfCluster(config.cluster));
   protocol::TopicConfig topic;

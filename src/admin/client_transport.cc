@@ -11,9 +11,10 @@ Result<TlsConfig> ClientTransport::ResolveToolTls(std::string config_file) {
   return ResolveTlsConfig(tls, /*as_server=*/false, "admin");
 }
 
-Result<std::unique_ptr<ClientTransport>> ClientTransport::Create(std::string_view namesrv_addr,
-                                                                 const TlsConfig* tls) {
+Result<std::unique_ptr<ClientTransport>> ClientTransport::Create(
+    std::string_view namesrv_addr, const acl::Credentials& credentials, const TlsConfig* tls) {
   client::MQClientAPIOptions options;
+  options.credentials = credentials;
   options.callback_threads = 1;  // mqadmin makes one call at a time
   if (tls != nullptr) {
     options.use_tls = true;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "acl/signature.h"
 #include "admin/admin_transport.h"
 #include "base/status.h"
 #include "base/tls_config.h"
@@ -20,8 +21,10 @@ namespace apogee::admin {
 class ClientTransport : public AdminTransport {
  public:
   // `namesrv_addr` is "host:port;host:port"; InvalidArgument names a malformed piece.
-  // With `tls` (resolved, see ResolveToolTls) every connection uses TLS.
+  // Every request is signed with `credentials` when they are not empty; with `tls`
+  // (resolved, see ResolveToolTls) every connection uses TLS.
   static Result<std::unique_ptr<ClientTransport>> Create(std::string_view namesrv_addr,
+                                                         const acl::Credentials& credentials = {},
                                                          const TlsConfig* tls = nullptr);
   ~ClientTransport() override;
 

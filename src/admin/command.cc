@@ -1,5 +1,9 @@
 #include "admin/command.h"
 
+#include <cstdlib>
+
+#include "acl/credentials_file.h"
+
 namespace apogee::admin {
 
 Result<std::string> CommandContext::NamesrvAddr(const ParsedOptions& options) const {
@@ -12,10 +16,25 @@ Result<std::string> CommandContext::NamesrvAddr(const ParsedOptions& options) co
   return addr;
 }
 
+Result<acl::Credentials> CommandContext::Credentials(const ParsedOptions& options) const {
+  acl::Credentials flags{options.Get("accessKey"), options.Get("secretKey"), std::nullopt,
+                         std::nullopt};
+  if (!flags.access_key.empty() || !flags.secret_key.empty()) {
+    if (flags.empty()) return Status::InvalidArgument("--accessKey and --secretKey go together");
+    return flags;
+  }
+  const char* home = std::getenv("ROCKETMQ_HOME");
+  if (home == nullptr || *home == '\0') return acl::Credentials{};
+  auto file = acl::ReadCredentialsFile(std::string(home) + "/conf/tools.yml");
+  if (file.status().Is(StatusCode::kNotFound)) return acl::Credentials{};
+  return file;
+}
+
 Result<MQAdminClient*> CommandContext::Admin(const ParsedOptions& options) {
   if (admin_ == nullptr) {
     APOGEE_ASSIGN_OR_RETURN(std::string addr, NamesrvAddr(options));
-    APOGEE_ASSIGN_OR_RETURN(transport_, factory_(addr));
+    APOGEE_ASSIGN_OR_RETURN(acl::Credentials credentials, Credentials(options));
+    APOGEE_ASSIGN_OR_RETURN(transport_, factory_(addr, credentials));
     admin_ = std::make_unique<MQAdminClient>(transport_.get());
   }
   return admin_.get();

@@ -12,15 +12,16 @@
 
 #include "admin/admin_client.h"
 #include "admin/admin_transport.h"
+#include "acl/signature.h"
 #include "admin/option_parser.h"
 #include "base/status.h"
 
 namespace apogee::admin {
 
-// Builds the transport for a NameServer address list (ClientTransport in mqadmin, a fake
-// in tests).
-using TransportFactory =
-    std::function<Result<std::unique_ptr<AdminTransport>>(std::string_view namesrv_addr)>;
+// Builds the transport for a NameServer address list, signing with `credentials` when
+// they are not empty (ClientTransport in mqadmin, a fake in tests).
+using TransportFactory = std::function<Result<std::unique_ptr<AdminTransport>>(
+    std::string_view namesrv_addr, const acl::Credentials& credentials)>;
 
 class CommandContext {
  public:
@@ -33,6 +34,9 @@ class CommandContext {
 
   // -n, else NAMESRV_ADDR; InvalidArgument saying how to set one when neither is.
   Result<std::string> NamesrvAddr(const ParsedOptions& options) const;
+  // --accessKey/--secretKey, else $ROCKETMQ_HOME/conf/tools.yml as Java's tools (none when
+  // neither is there); a tools.yml that does not parse is an error naming it.
+  Result<acl::Credentials> Credentials(const ParsedOptions& options) const;
   // The admin client over a transport built on first use.
   Result<MQAdminClient*> Admin(const ParsedOptions& options);
 

@@ -40,6 +40,9 @@ std::vector<OptionSpec> CommonOptions() {
       {"h", "help", false, false, "Print help"},
       {"n", "namesrvAddr", true, false,
        "Name server address list, eg: '192.168.0.1:9876;192.168.0.2:9876'"},
+      // Java's tools read only conf/tools.yml; -a and -s are taken by sub-commands.
+      {"", "accessKey", true, false, "ACL access key (default: $ROCKETMQ_HOME/conf/tools.yml)"},
+      {"", "secretKey", true, false, "ACL secret key (default: $ROCKETMQ_HOME/conf/tools.yml)"},
   };
 }
 

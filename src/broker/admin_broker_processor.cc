@@ -14,6 +14,7 @@
 
 #include "base/config_table.h"
 #include "base/logging.h"
+#include "base/runtime_config_keys.h"
 #include "base/string_util.h"
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
@@ -123,26 +124,6 @@ protocol::Connection ToConnection(const ClientChannelInfo& info) {
 }
 
 }  // namespace
-
-std::string ForbiddenRuntimeConfigKeyReason(const std::string& key) {
-  auto ends_with = [&](std::string_view suffix) {
-    return key.size() >= suffix.size() &&
-           key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  std::string lower = key;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (key == "brokerConfigPath") return "Can not update config path";
-  if (key == "rocketmqHome" || key.rfind("storePath", 0) == 0 || ends_with("Path") ||
-      ends_with("Dir") || ends_with("File") || lower.find("path") != std::string::npos) {
-    return fmt::format("Can not update {}: it names a file or directory", key);
-  }
-  if (lower.find("class") != std::string::npos || lower.find("command") != std::string::npos ||
-      lower.find("script") != std::string::npos || lower.find("plugin") != std::string::npos) {
-    return fmt::format("Can not update {}: it names code to load or run", key);
-  }
-  return "";
-}
 
 AdminBrokerProcessor::AdminBrokerProcessor(BrokerContext* context, env::Env* env,
                                            std::shared_ptr<const BrokerStatsManager> stats)

@@ -37,11 +37,6 @@ namespace apogee::broker {
 struct BrokerContext;
 class BrokerStatsManager;
 
-// UPDATE_BROKER_CONFIG never changes these, whatever the config table says: anything
-// naming a file or directory, the home directory, or code to load or run.
-// Returns the reason (for the remark), or an empty string when the key is harmless.
-std::string ForbiddenRuntimeConfigKeyReason(const std::string& key);
-
 class AdminBrokerProcessor : public remoting::RequestProcessor {
  public:
   // `context` and `env` (delayOffset.json is read through it) must outlive the processor.

@@ -246,7 +246,13 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
            "checks before a transaction is dropped", kReload, 0, INT32_MAX)
       .Add("transactionCheckInterval", &s->transaction_check_interval,
            "ms between transaction checks", kReload, 0, INT64_MAX)
-      .Add("aclEnable", &s->acl_enable, "not enforced yet: true is refused at start (docs/security.md)")
+      .Add("aclEnable", &s->acl_enable,
+           "check every request against the plain ACL file (RocketMQ 4.x plain_acl.yml)")
+      .Add("aclFilePath", &s->acl_file_path,
+           "the plain ACL file (default <rocketmqHome>/conf/plain_acl.yml)")
+      .Add("aclCredentialsFile", &s->acl_credentials_file,
+           "Apogee: accessKey/secretKey (tools.yml format) this broker signs its NameServer "
+           "registrations and requests to its master with")
       .Add("storeReplyMessageEnable", &s->store_reply_message_enable,
            "store request-reply messages", kReload);
   // NettyServerConfig.
@@ -342,14 +348,6 @@ Status BrokerConfig::Validate(const BrokerSettings& s) {
     return Status::InvalidArgument("brokerClusterName must not be empty");
   }
   if (s.broker_ip1.empty()) return Status::InvalidArgument("brokerIP1 must not be empty");
-  if (s.acl_enable) {
-    // Running without the authentication the operator asked for is worse than not running
-    // (issue 16): every client, admin call and HA peer would be accepted unchecked.
-    return Status::InvalidArgument(
-        "aclEnable=true is not enforced by this build (ACL is not wired into the broker "
-        "yet, docs/security.md); refusing to start without authentication: remove "
-        "aclEnable or set it to false");
-  }
   if (!IsValidPerm(s.broker_permission)) {
     return Status::InvalidArgument(fmt::format(
         "invalid value '{}' for brokerPermission: unknown permission bits", s.broker_permission));

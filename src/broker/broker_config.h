@@ -92,6 +92,11 @@ struct BrokerSettings {
   int32_t transaction_check_max = 15;
   int64_t transaction_check_interval = 60000;
   bool acl_enable = false;
+  // The plain_acl.yml checked when aclEnable (default <rocketmqHome>/conf/plain_acl.yml).
+  std::string acl_file_path;
+  // Apogee: tools.yml-style file with the accessKey/secretKey this broker signs its
+  // NameServer registrations and slave requests with (docs/security.md).
+  std::string acl_credentials_file;
   bool store_reply_message_enable = true;
 
   // ---- NettyServerConfig ----

@@ -30,6 +30,8 @@
 #include "env/env.h"
 #include "ha/ha_client.h"
 #include "ha/ha_service.h"
+#include "acl/credentials_file.h"
+#include "acl/plain_acl_file.h"
 #include "remoting/executor.h"
 #include "remoting/remoting_client.h"
 #include "remoting/remoting_server.h"
@@ -73,6 +75,7 @@ class BrokerController::Impl {
   Status Start();
   void Shutdown();
   Status RegisterBrokerAll();
+  Status InitializeAcl(const BrokerSettings& s);
   void InitializeHa(const BrokerSettings& s);
   Status StartHa();
   void ShutdownHa();
@@ -224,6 +227,9 @@ class BrokerController::Impl {
   std::unique_ptr<PersistService> persist_service_;
   // HA: the master's service, or the slave's client and metadata copier.
   std::unique_ptr<ha::HaService> ha_service_;
+  // aclEnable: the plain ACL every request passes; the credentials this broker signs with.
+  std::shared_ptr<acl::PlainAclFile> acl_;  // shared with the servers' guards
+  acl::Credentials credentials_;
   std::unique_ptr<ha::HaClient> ha_client_;
   std::unique_ptr<remoting::RemotingClient> sync_client_;
   // tls.* after tls.config.file; tls.enable makes the broker's own connections use TLS.
@@ -233,8 +239,11 @@ class BrokerController::Impl {
     o.tls = tls_;
     return o;
   }
-  remoting::RemotingClientOptions TlsClientOptions() const {
+  // The broker's own client connections: TLS when tls.enable, every request signed with
+  // credentials_ (empty unless aclEnable).
+  remoting::RemotingClientOptions ClientOptions() const {
     remoting::RemotingClientOptions options;
+    options.before_request = acl::SigningHook(credentials_);
     options.use_tls = tls_.enable;
     options.tls = tls_;
     options.tls_handshake_timeout = std::chrono::milliseconds(tls_.handshake_timeout_ms);
@@ -335,6 +344,7 @@ Status BrokerController::Impl::Initialize() {
   options.listen_port = static_cast<uint16_t>(s->listen_port - 2);
   fast_server_ = std::make_unique<remoting::RemotingServer>(options);
   context_.fast_server = fast_server_.get();
+  APOGEE_RETURN_IF_ERROR(InitializeAcl(*s));
 
   context_.register_broker_all_now = [this] {
     if (register_service_) register_service_->Wakeup();
@@ -366,7 +376,7 @@ Status BrokerController::Impl::Initialize() {
 
   InitializeHa(*s);
 
-  outer_api_ = std::make_unique<BrokerOuterAPI>(TlsClientOptions());
+  outer_api_ = std::make_unique<BrokerOuterAPI>(ClientOptions());
   outer_api_->UpdateNameServerAddressList(s->NamesrvAddrList());
   // Built before any server starts: a processor may ask for a registration right away.
   register_service_ = std::make_unique<RegisterService>(this);
@@ -455,9 +465,47 @@ Status BrokerController::Impl::RegisterBrokerAll() {
   return Status::OK();
 }
 
+Status BrokerController::Impl::InitializeAcl(const BrokerSettings& s) {
+  if (!s.acl_credentials_file.empty()) {
+    auto credentials = acl::ReadCredentialsFile(s.acl_credentials_file);
+    if (!credentials.ok()) return credentials.status().Prefixed("aclCredentialsFile");
+    credentials_ = std::move(*credentials);
+  }
+  if (!s.acl_enable) return Status::OK();
+  if (s.IsSlave() && credentials_.empty()) {
+    return Status::InvalidArgument(
+        "aclEnable=true on a slave needs aclCredentialsFile: an admin account of the master's "
+        "ACL file, for the HA handshake and the requests to the master");
+  }
+  auto file = acl::PlainAclFile::Open(acl::AclFilePath(s.acl_file_path, s.rocketmq_home),
+                                      acl::AclScope::kBroker);
+  if (!file.ok()) return file.status().Prefixed("aclEnable=true");
+  acl_ = std::move(*file);
+  acl_->StartWatching();
+  auto guard = [acl = acl_](const remoting::Channel& channel,
+                                  const protocol::RemotingCommand& request) {
+    return acl->Check(channel.RemoteAddress(), request);
+  };
+  server_->SetRequestGuard(guard);
+  fast_server_->SetRequestGuard(guard);
+  Log()->info("ACL on: every request is checked against {}", acl_->path());
+  if (credentials_.empty()) {
+    Log()->warn("aclEnable=true without aclCredentialsFile: NameServers with aclEnable will "
+                "refuse this broker's registrations (docs/security.md)");
+  }
+  return Status::OK();
+}
+
 void BrokerController::Impl::InitializeHa(const BrokerSettings& s) {
   if (!s.IsSlave()) {
-    ha_service_ = std::make_unique<ha::HaService>(store_.get(), HaOptionsWithTls(s), clock_);
+    ha::HaOptions options = HaOptionsWithTls(s);
+    if (acl_) {
+      options.auth.verify = [acl = acl_](std::string_view access_key, std::string_view challenge,
+                                         std::string_view signature) {
+        return acl::VerifyHaChallenge(*acl->config(), access_key, challenge, signature);
+      };
+    }
+    ha_service_ = std::make_unique<ha::HaService>(store_.get(), options, clock_);
     // SYNC_MASTER puts wait for a slave's ack (the store asks only in that role).
     store_->SetReplicaWaiter(
         [ha = ha_service_.get()](int64_t next_offset, std::function<void(store::PutStatus)> done) {
@@ -465,8 +513,15 @@ void BrokerController::Impl::InitializeHa(const BrokerSettings& s) {
         });
     return;
   }
-  ha_client_ = std::make_unique<ha::HaClient>(store_.get(), HaOptionsWithTls(s), clock_);
-  sync_client_ = std::make_unique<remoting::RemotingClient>(TlsClientOptions());
+  ha::HaOptions options = HaOptionsWithTls(s);
+  if (s.acl_enable) {
+    options.auth.sign = [credentials = credentials_](std::string_view challenge) {
+      return std::make_pair(credentials.access_key,
+                            acl::CalSignature(challenge, credentials.secret_key));
+    };
+  }
+  ha_client_ = std::make_unique<ha::HaClient>(store_.get(), options, clock_);
+  sync_client_ = std::make_unique<remoting::RemotingClient>(ClientOptions());
   slave_sync_ = std::make_unique<SlaveSynchronize>(&context_, env_, sync_client_.get());
   slave_sync_service_ = std::make_unique<SlaveSyncService>(this);
   if (s.ha_master_address.size() >= kMinHaMasterAddressLength) {

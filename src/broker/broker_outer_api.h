@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/signature.h"
 #include "base/status.h"
 #include "protocol/register_broker_body.h"
 #include "protocol/remoting_command.h"
@@ -43,7 +44,8 @@ struct RegisterOutcome {
 
 class BrokerOuterAPI {
  public:
-  // `options` carry TLS (tls.enable) for the NameServer connections.
+  // `options` carry TLS (tls.enable) for the NameServer connections and the ACL signing
+  // hook (NameServers with aclEnable accept registrations only from an admin account).
   explicit BrokerOuterAPI(remoting::RemotingClientOptions options = {});
   ~BrokerOuterAPI();  // Shutdown()
   BrokerOuterAPI(const BrokerOuterAPI&) = delete;

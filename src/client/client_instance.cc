@@ -131,6 +131,17 @@ class ClientInstance::RebalanceService : public ServiceThread {
 
 std::string ClientInstance::PidInstanceName() { return std::to_string(::getpid()); }
 
+namespace {
+
+acl::Credentials CredentialsOf(const ClientConfig& config) {
+  acl::Credentials c{config.access_key, config.secret_key, std::nullopt, std::nullopt};
+  if (!config.security_token.empty()) c.security_token = config.security_token;
+  if (!config.ons_channel.empty()) c.ons_channel = config.ons_channel;
+  return c;
+}
+
+}  // namespace
+
 std::string ClientInstance::BuildClientId(const ClientConfig& config) {
   std::string ip = config.client_ip.empty() ? message::PickClientIp().AddressString()
                                             : config.client_ip;
@@ -183,7 +194,8 @@ ClientInstance::ClientInstance(ClientConfig config, std::string client_id, TlsCo
       api_(MQClientAPIOptions{.callback_threads = static_cast<size_t>(
                                   std::max(1, config_.client_callback_executor_threads)),
                               .use_tls = config_.use_tls,
-                              .tls = std::move(tls)}) {
+                              .tls = std::move(tls),
+                              .credentials = CredentialsOf(config_)}) {
   RegisterServerRequestHandlers();
 }
 

@@ -155,10 +155,12 @@ Result<SendResult> ProcessSendResponse(std::string_view addr, std::string_view b
 class MQClientAPI::Impl {
  public:
   explicit Impl(const MQClientAPIOptions& options)
-      : remoting_(remoting::RemotingClientOptions{.io_threads = 1,
-                                                  .connect_timeout = options.connect_timeout,
-                                                  .use_tls = options.use_tls,
-                                                  .tls = options.tls}),
+      : remoting_(remoting::RemotingClientOptions{
+            .io_threads = 1,
+            .connect_timeout = options.connect_timeout,
+            .before_request = acl::SigningHook(options.credentials),
+            .use_tls = options.use_tls,
+            .tls = options.tls}),
         callbacks_(std::make_shared<remoting::ThreadPoolExecutor>(
             "client-callback", options.callback_threads == 0 ? 1 : options.callback_threads,
             65536)) {

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "acl/signature.h"
 #include "apogee/send_result.h"
 #include "base/status.h"
 #include "base/tls_config.h"
@@ -69,6 +70,8 @@ struct MQClientAPIOptions {
   // TLS to every NameServer and broker (ClientConfig.use_tls and its tls_* fields).
   bool use_tls = false;
   TlsConfig tls;
+  // Every request is signed with these when they are not empty (ACL).
+  acl::Credentials credentials;
 };
 
 class MQClientAPI {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/logging.h"
+#include "ha/ha_auth.h"
 #include "ha/ha_format.h"
 #include "ha/slave_stream.h"
 #include "net/tls_context.h"
@@ -124,6 +125,8 @@ Status HaClient::Session(const std::string& address) {
         tls_context_->native_handle(), std::chrono::milliseconds(options_.tls.handshake_timeout_ms));
     if (!handshake.ok()) return handshake.Prefixed("HA TLS handshake with master " + address);
   }
+  // The ACL challenge runs inside TLS when both are on.
+  if (options_.auth.sign) APOGEE_RETURN_IF_ERROR(SlaveHandshake(socket, options_.auth, kConnectTimeout));
   connected_ = true;
 
   // Bytes in [expected, verify_end) are ones the slave already has: compare, do not append.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/logging.h"
+#include "ha/ha_auth.h"
 #include "ha/ha_format.h"
 
 namespace apogee::ha {
@@ -82,6 +83,15 @@ void HaConnection::ReadLoop() {
     return;
   }
   if (socket_.tls()) Log()->info("HA slave {} connected with TLS", address_);
+  if (options_.auth.verify) {
+    // Nothing is streamed before the slave says where it stands, so refusing here sends
+    // the peer nothing but the challenge.
+    if (Status s = MasterHandshake(socket_, options_.auth, timeout); !s.ok()) {
+      Log()->warn("HA connection from {} refused: {}", address_, s.message());
+      Close(fmt::format("authentication failed: {}", s.message()));
+      return;
+    }
+  }
   while (!closed_) {
     Result<size_t> n = socket_.ReadSome(buf.data() + filled, buf.size() - filled, timeout);
     if (!n.ok()) {

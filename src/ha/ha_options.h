@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/tls_config.h"
+#include "ha/ha_auth.h"
 
 namespace apogee::ha {
 
@@ -39,6 +40,9 @@ struct HaOptions {
   // tells a TLS slave from a plain one by the first byte: a report's first byte is 0);
   // the slave connects with TLS when tls.enable. Off unless set.
   TlsConfig tls{.server_mode = "disabled"};
+  // Apogee (aclEnable): the challenge handshake before any report or frame, after TLS.
+  // Empty functions: RocketMQ's unauthenticated protocol.
+  HaAuth auth;
 };
 
 }  // namespace apogee::ha

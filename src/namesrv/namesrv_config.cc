@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "base/runtime_config_keys.h"
 #include "base/string_util.h"
 
 namespace apogee::namesrv {
@@ -61,10 +62,15 @@ ConfigTable NamesrvConfig::BuildTable(NamesrvSettings* s) {
            "answer GET_ALL_TOPIC_LIST_FROM_NAMESERVER", true)
       .Add("enableTopicList", &s->enable_topic_list,
            "answer GET_TOPICS_BY_CLUSTER and the unit topic lists", true)
+      // Start-up only: changed at run time they made every route query fail (issue 16).
       .Add("needWaitForService", &s->need_wait_for_service,
-           "refuse route queries until waitSecondsForService after start", true)
+           "refuse route queries until waitSecondsForService after start")
       .Add("waitSecondsForService", &s->wait_seconds_for_service,
-           "seconds of start-up grace when needWaitForService", true, 0, INT32_MAX)
+           "seconds of start-up grace when needWaitForService", false, 0, 3600)
+      .Add("aclEnable", &s->acl_enable,
+           "membership, route, KV and config changes need an admin account of the ACL file")
+      .Add("aclFilePath", &s->acl_file_path,
+           "the plain ACL file (default <rocketmqHome>/conf/plain_acl.yml)")
       .Add("configBlackList", &s->config_black_list,
            "keys UPDATE_NAMESRV_CONFIG refuses, ';'-separated (beyond the built-in whitelist)");
   remoting::AddServerLimitKeys(&t, &s->server_limits);
@@ -101,6 +107,9 @@ Status NamesrvConfig::UpdateAtRuntime(const std::map<std::string, std::string>& 
     bool black_listed = false;
     for (const std::string& b : black_list) {
       if (TrimWhitespace(b) == key) black_listed = true;
+    }
+    if (std::string reason = ForbiddenRuntimeConfigKeyReason(key); !reason.empty()) {
+      return Status::PermissionDenied(reason);
     }
     if (!e->reloadable || black_listed) {
       return Status::PermissionDenied(

@@ -57,6 +57,11 @@ struct NamesrvSettings {
   std::string metrics_exporter_type = "DISABLE";
   std::string metrics_prom_exporter_host = "127.0.0.1";
   int32_t metrics_prom_exporter_port = 5558;
+  // Apogee (beyond 4.x): with aclEnable, REGISTER_BROKER, UNREGISTER_BROKER, permission
+  // and topic changes, KV and config updates need a request signed by an admin account of
+  // this plain_acl.yml (default <rocketmqHome>/conf/plain_acl.yml); docs/security.md.
+  bool acl_enable = false;
+  std::string acl_file_path;
 };
 
 class NamesrvConfig {

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "acl/plain_acl_file.h"
 #include "base/logging.h"
 #include "base/service_thread.h"
 #include "metrics/http_server.h"
@@ -92,6 +93,20 @@ class NamesrvController::Impl {
     // with Java's remark.
     server_->RegisterDefaultProcessor(adapter, default_executor_);
     server_->AddChannelEventListener(std::make_shared<BrokerHousekeepingService>(&routes_));
+    if (settings_.acl_enable) {
+      auto file = acl::PlainAclFile::Open(
+          acl::AclFilePath(settings_.acl_file_path, settings_.rocketmq_home),
+          acl::AclScope::kNamesrv);
+      if (!file.ok()) return file.status().Prefixed("aclEnable=true");
+      acl_ = std::move(*file);
+      acl_->StartWatching();
+      server_->SetRequestGuard([acl = acl_](const remoting::Channel& channel,
+                                            const protocol::RemotingCommand& request) {
+        return acl->Check(channel.RemoteAddress(), request);
+      });
+      log->info("ACL on: broker membership, route, KV and config changes need an admin "
+                "account of {}", acl_->path());
+    }
 
     Status s = server_->Start();
     if (!s.ok()) return s;
@@ -169,6 +184,7 @@ class NamesrvController::Impl {
   KvConfigManager kv_;
   RouteInfoManager routes_;
   DefaultRequestProcessor processor_;
+  std::shared_ptr<acl::PlainAclFile> acl_;  // aclEnable; shared with the server's guard
   std::unique_ptr<remoting::RemotingServer> server_;
   std::unique_ptr<metrics::HttpServer> metrics_;
   std::shared_ptr<remoting::ThreadPoolExecutor> client_executor_;

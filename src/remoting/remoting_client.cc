@@ -144,6 +144,7 @@ class RemotingClient::Impl : public ChannelEventListener,
   void InvokeAsync(std::string_view address, RemotingCommand request,
                    std::chrono::milliseconds timeout, ResponseCallback callback) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
+    if (options_.before_request) options_.before_request(&request);
     auto shared_request = std::make_shared<RemotingCommand>(std::move(request));
     WithChannel(address, [shared_request, deadline, timeout, callback = std::move(callback),
                           address = std::string(address)](
@@ -272,6 +273,7 @@ Status RemotingClient::InvokeOneway(std::string_view address, RemotingCommand re
   auto promise = std::make_shared<std::promise<Status>>();
   auto future = promise->get_future();
   int32_t code = request.code;
+  if (impl_->options_.before_request) impl_->options_.before_request(&request);
   (*channel)->InvokeOneway(std::move(request), [promise](Status st) { promise->set_value(std::move(st)); });
   if (future.wait_until(deadline) != std::future_status::ready) {
     return Status::Timeout(fmt::format("oneway request code {} to {} not written within {} ms", code,

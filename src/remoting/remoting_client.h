@@ -37,6 +37,9 @@ struct RemotingClientOptions {
   uint32_t max_frame_length = kDefaultMaxFrameLength;
   // com.rocketmq.remoting.client.channel.maxIdleTimeSeconds (120 s); zero disables.
   std::chrono::milliseconds channel_max_idle = std::chrono::seconds(120);
+  // Applied to every request InvokeSync / InvokeAsync / InvokeOneway send (the ACL
+  // signature; none by default). Requests sent through GetChannel() are not touched.
+  RequestHook before_request;
   // Connect with TLS (Java's tls.enable / ClientConfig.useTLS) using the tls.client.*
   // settings of `tls`. A context that cannot be built (a missing certificate) fails every
   // call with the reason.

@@ -230,6 +230,10 @@ void RemotingServer::SetResponseObserver(std::shared_ptr<ResponseObserver> obser
   impl_->dispatcher_->SetResponseObserver(std::move(observer));
 }
 
+void RemotingServer::SetRequestGuard(RequestGuard guard) {
+  impl_->dispatcher_->SetRequestGuard(std::move(guard));
+}
+
 void RemotingServer::AddChannelEventListener(std::shared_ptr<ChannelEventListener> listener) {
   impl_->dispatcher_->AddListener(std::move(listener));
 }

@@ -84,6 +84,8 @@ class RemotingServer {
   // Reports every response this server sends (metrics; remoting/response_observer.h).
   // Call before Start().
   void SetResponseObserver(std::shared_ptr<ResponseObserver> observer);
+  // Every request must pass `guard` first (ACL); see RequestGuard.
+  void SetRequestGuard(RequestGuard guard);
 
   // Binds, listens and starts the IO threads. Errors name the address.
   Status Start();

@@ -45,6 +45,16 @@ void RequestDispatcher::SetResponseObserver(std::shared_ptr<ResponseObserver> ob
   observer_raw_.store(observer_.get(), std::memory_order_release);
 }
 
+void RequestDispatcher::SetRequestGuard(RequestGuard guard) {
+  std::unique_lock lock(mu_);
+  guard_ = guard ? std::make_shared<const RequestGuard>(std::move(guard)) : nullptr;
+}
+
+std::shared_ptr<const RequestGuard> RequestDispatcher::Guard() const {
+  std::shared_lock lock(mu_);
+  return guard_;
+}
+
 std::vector<std::shared_ptr<ChannelEventListener>> RequestDispatcher::Listeners() const {
   std::shared_lock lock(mu_);
   return listeners_;
@@ -68,10 +78,20 @@ void RequestDispatcher::Dispatch(const ChannelPtr& channel, protocol::RemotingCo
                        "[REJECTREQUEST]system busy, start flow control for a while");
     return finished();
   }
-  auto run = [processor = registration->processor, request = std::move(request), responder,
-              tracker]() mutable {
+  auto run = [processor = registration->processor, guard = Guard(), request = std::move(request),
+              responder, tracker]() mutable {
     int32_t code = request.code;
     try {
+      if (guard) {
+        // As Java runs the RPC hooks: on the processor's thread, before the processor.
+        if (Status allowed = (*guard)(*responder.channel(), request); !allowed.ok()) {
+          GetLogger("remoting")->warn("request code {} from {} refused: {}", code,
+                                      responder.channel()->RemoteAddress(), allowed.message());
+          responder.SendCode(response_code::kNoPermission, allowed.message());
+          if (tracker) tracker->RequestFinished();
+          return;
+        }
+      }
       processor->ProcessRequest(std::move(request), responder);
     } catch (const std::exception& e) {
       // Processors report errors through the response; an exception is a bug, but the

@@ -47,6 +47,8 @@ class RequestDispatcher {
   // every response to it. Null (the default) reports nothing.
   void SetResponseObserver(std::shared_ptr<ResponseObserver> observer);
   ResponseObserver* response_observer() const { return observer_raw_.load(std::memory_order_acquire); }
+  // Every request passes `guard` before its processor (none by default).
+  void SetRequestGuard(RequestGuard guard);
 
   // Handles one decoded request that arrived on `channel`. `tracker` (may be null) gets
   // RequestFinished() once the processor returned or the request was refused.
@@ -63,6 +65,7 @@ class RequestDispatcher {
     std::shared_ptr<Executor> executor;
   };
   std::optional<Registration> Lookup(int32_t code) const;
+  std::shared_ptr<const RequestGuard> Guard() const;
   std::vector<std::shared_ptr<ChannelEventListener>> Listeners() const;
 
   mutable std::shared_mutex mu_;
@@ -71,6 +74,7 @@ class RequestDispatcher {
   std::shared_ptr<ResponseObserver> observer_;                    // guarded by mu_
   std::atomic<ResponseObserver*> observer_raw_{nullptr};          // observer_.get()
   std::vector<std::shared_ptr<ResponseObserver>> retired_observers_;  // guarded by mu_
+  std::shared_ptr<const RequestGuard> guard_;                     // guarded by mu_
   std::vector<std::shared_ptr<ChannelEventListener>> listeners_;  // guarded by mu_
 };
 

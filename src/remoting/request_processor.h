@@ -54,6 +54,18 @@ class RequestProcessor {
 
 using ProcessFunction = std::function<void(protocol::RemotingCommand, Responder)>;
 
+// Checks a request before its processor runs (RocketMQ's server-side RPCHook
+// doBeforeRequest; the broker's and NameServer's ACL). OK lets it through; an error
+// refuses it: the dispatcher answers NO_PERMISSION with the message as remark (oneway
+// requests are dropped). Runs where the processor would (its executor or the IO thread),
+// concurrently for different requests.
+using RequestGuard =
+    std::function<Status(const Channel& channel, const protocol::RemotingCommand& request)>;
+
+// Changes a request just before a client sends it (the client-side RPCHook: the ACL
+// signature). Runs on the calling thread.
+using RequestHook = std::function<void(protocol::RemotingCommand* request)>;
+
 // A processor from a function, for small handlers and tests.
 std::shared_ptr<RequestProcessor> MakeProcessor(ProcessFunction function);
 

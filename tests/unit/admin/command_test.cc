@@ -12,7 +12,7 @@ TEST(CommandContextTest, FlagWinsOverEnvironment) {
   std::string asked;
   CommandContext ctx(
       &out,
-      [&](std::string_view addr) -> Result<std::unique_ptr<AdminTransport>> {
+      [&](std::string_view addr, const acl::Credentials&) -> Result<std::unique_ptr<AdminTransport>> {
         asked = std::string(addr);
         return Status::Unavailable("not in this test");
       },

@@ -53,7 +53,7 @@ class CommandHarness {
     std::ostringstream out, err;
     CommandContext ctx(
         &out,
-        [this](std::string_view) -> Result<std::unique_ptr<AdminTransport>> {
+        [this](std::string_view, const acl::Credentials&) -> Result<std::unique_ptr<AdminTransport>> {
           return std::unique_ptr<AdminTransport>(new Borrowed(transport_.get()));
         },
         env_namesrv);

@@ -180,16 +180,6 @@ TEST_F(AdminBrokerProcessorTest, BrokerConfigUpdateRefusesHarmfulAndUnknownKeys)
   EXPECT_EQ(harness_.config->Get()->default_topic_queue_nums, 8);
 }
 
-TEST_F(AdminBrokerProcessorTest, ForbiddenKeyRule) {
-  EXPECT_NE(ForbiddenRuntimeConfigKeyReason("storePathCommitLog"), "");
-  EXPECT_NE(ForbiddenRuntimeConfigKeyReason("abortFile"), "");
-  EXPECT_NE(ForbiddenRuntimeConfigKeyReason("kvConfigPath"), "");
-  EXPECT_NE(ForbiddenRuntimeConfigKeyReason("storeCheckpointDir"), "");
-  EXPECT_NE(ForbiddenRuntimeConfigKeyReason("authenticationProviderClass"), "");
-  EXPECT_EQ(ForbiddenRuntimeConfigKeyReason("brokerPermission"), "");
-  EXPECT_EQ(ForbiddenRuntimeConfigKeyReason("defaultTopicQueueNums"), "");
-}
-
 TEST_F(AdminBrokerProcessorTest, RuntimeInfoIsAKVTable) {
   RemotingCommand response = Invoke(RemotingCommand::MakeRequest(req::kGetBrokerRuntimeInfo));
   ASSERT_EQ(response.code, rc::kSuccess);

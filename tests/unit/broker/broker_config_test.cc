@@ -126,15 +126,6 @@ TEST(BrokerConfigTest, BadNamesrvAddrIsRefused) {
   EXPECT_NE(s.message().find("nonsense"), std::string::npos);
 }
 
-TEST(BrokerConfigTest, AclEnableIsRefusedUntilEnforced) {
-  BrokerConfig config(Base());
-  Status s = config.ApplyProperties({{"aclEnable", "true"}});
-  ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("aclEnable=true is not enforced"), std::string::npos) << s.ToString();
-  EXPECT_FALSE(config.Get()->acl_enable);
-  EXPECT_TRUE(config.ApplyProperties({{"aclEnable", "false"}}).ok());
-}
-
 TEST(BrokerConfigTest, HaPortAndRegisterPeriodRules) {
   BrokerSettings s = Base();
   s.listen_port = 30911;

@@ -65,7 +65,8 @@ TEST(NamesrvConfigTest, RuntimeUpdateAcceptsWhitelistedKeys) {
 
 TEST(NamesrvConfigTest, RuntimeUpdateRefusesPathsPortsAndBlackList) {
   for (const char* key : {"kvConfigPath", "configStorePath", "rocketmqHome", "configBlackList",
-                          "listenPort", "bindAddress", "defaultThreadPoolNums"}) {
+                          "listenPort", "bindAddress", "defaultThreadPoolNums", "aclEnable",
+                          "aclFilePath", "needWaitForService", "waitSecondsForService"}) {
     NamesrvConfig config;
     std::string before = config.ToPropertiesText();
     // A whitelisted key in the same request must not be applied either.
@@ -93,6 +94,10 @@ TEST(NamesrvConfigTest, PropertiesTextListsEveryKeySorted) {
   auto keys = config.RuntimeUpdatableKeys();
   EXPECT_NE(std::find(keys.begin(), keys.end(), "orderMessageEnable"), keys.end());
   EXPECT_EQ(std::find(keys.begin(), keys.end(), "kvConfigPath"), keys.end());
+  // Start-up only: at run time they made every route query fail (issue 16).
+  for (const char* key : {"needWaitForService", "waitSecondsForService", "aclEnable", "aclFilePath"}) {
+    EXPECT_EQ(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
+  }
 }
 
 }  // namespace

@@ -96,6 +96,47 @@ TEST(RequestDispatcherTest, DefaultProcessorTakesUnregisteredCodes) {
   EXPECT_EQ(channel->responses()[0].remark, "321");
 }
 
+struct CountingTracker : RequestTracker {
+  void RequestFinished() override { ++finished; }
+  int finished = 0;
+};
+
+TEST(RequestDispatcherTest, GuardRefusalAnswersNoPermissionWithoutTheProcessor) {
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  int processed = 0;
+  dispatcher.RegisterProcessor(
+      10, MakeProcessor([&](RemotingCommand, Responder r) { ++processed; r.SendCode(0, "sent"); }),
+      nullptr);
+  std::string guarded_address;
+  dispatcher.SetRequestGuard([&](const Channel& ch, const RemotingCommand& req) {
+    guarded_address = ch.RemoteAddress();
+    return req.opaque == 1 ? Status::OK() : Status::PermissionDenied("No PUB permission for topic:T");
+  });
+  auto tracker = std::make_shared<CountingTracker>();
+  dispatcher.Dispatch(channel, Request(10, 1), tracker);
+  dispatcher.Dispatch(channel, Request(10, 2), tracker);
+  EXPECT_EQ(guarded_address, "10.0.0.9:5555");
+  EXPECT_EQ(processed, 1);
+  EXPECT_EQ(tracker->finished, 2);
+  auto responses = channel->responses();
+  ASSERT_EQ(responses.size(), 2u);
+  EXPECT_EQ(responses[0].code, 0);
+  EXPECT_EQ(responses[1].code, response_code::kNoPermission);
+  EXPECT_EQ(responses[1].remark, "No PUB permission for topic:T");
+  EXPECT_EQ(responses[1].opaque, 2);
+
+  // A refused oneway request gets nothing; no guard lets everything through again.
+  auto oneway = Request(10, 3);
+  oneway.flag = protocol::kFlagOneway;
+  dispatcher.Dispatch(channel, oneway, tracker);
+  EXPECT_EQ(channel->responses().size(), 2u);
+  dispatcher.SetRequestGuard(nullptr);
+  dispatcher.Dispatch(channel, Request(10, 4), tracker);
+  EXPECT_EQ(processed, 2);
+  EXPECT_EQ(tracker->finished, 4);
+}
+
 TEST(RequestDispatcherTest, RunsOnExecutorAndBusyWhenFull) {
   RequestDispatcher dispatcher;
   auto channel = std::make_shared<FakeChannel>();
