@@ -66,6 +66,7 @@ class AclHaTest : public ::testing::Test {
     protocol::EncodeCustomHeader(h, &create);
     auto created = admin_->InvokeSync(cluster_.broker().addr(), std::move(create), 5s);
     ASSERT_TRUE(created.ok() && created->code == rc::kSuccess);
+    ASSERT_TRUE(cluster_.WaitForRoute("TopicAcl"));
     ProducerConfig config;
     config.namesrv_addr = cluster_.namesrv().addr();
     config.group_name = "AclHaProducer";

@@ -102,6 +102,18 @@ class AclCluster {
     return ok;
   }
 
+  // True once the NameServer routes `topic`. Send only then: before, a producer takes the
+  // default topic's route and its queue numbers.
+  bool WaitForRoute(const std::string& topic) {
+    auto client = SigningClient({});
+    return WaitUntil(
+        [&] {
+          auto res = client->InvokeSync(namesrv_.addr(), RouteRequest(topic), std::chrono::seconds(3));
+          return res.ok() && res->code == protocol::response_code::kSuccess;
+        },
+        std::chrono::seconds(15));
+  }
+
   AclFiles& files() { return files_; }
   NamesrvProcess& namesrv() { return namesrv_; }
   BrokerProcess& broker() { return broker_; }
