@@ -25,7 +25,7 @@ declare -A allowed=(
   [admin]="base client protocol message coord acl"
   # mqdashboard's JSON API: admin requests (whose headers expose protocol and message
   # types) served by metrics' HTTP server.
-  [dashboard]="base admin metrics protocol message"
+  [dashboard]="base admin metrics protocol message acl"
 )
 modules="${!allowed[*]}"
 bad=0
