@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <string>
 
 namespace apogee::admin {
 namespace {
@@ -17,7 +18,7 @@ TEST(TerminalProgressTest, RewritesOneLineAndErasesIt) {
   EXPECT_EQ(out.str(),
             "\rresetOffsetByTime: 1/2 broker-a"
             "\rresetOffsetByTime: 2/2 b       "
-            "\r                         \r");
+            "\r" + std::string(24, ' ') + "\r");  // the last line's own width: its padding is blank already
 }
 
 TEST(TerminalProgressTest, SilentWhenNotATerminalOrForOneItem) {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 
+#include "broker/broker_stats_manager.h"
 #include "broker/client_processors.h"
 #include "broker/send_pull_processors.h"
 #include "protocol/kv_table.h"
@@ -71,6 +72,10 @@ TEST_F(AdminProcessorsTest, BothServersShareOneStatsChainedBeforeThePreviousHook
   harness_.context.message_arriving_hook("T", 0, 0);
   harness_.context.message_arriving_hook("T", 0, 5);
   EXPECT_EQ(previous_hook_calls_.load(), 2) << "the long-polling hook must still be called";
+  // Puts are counted where the send is answered (BrokerStatsManager::OnPut), one stats object
+  // for the context: both servers' runtime info reads it.
+  ASSERT_NE(harness_.context.stats, nullptr);
+  harness_.context.stats->OnPut("T", 5, 5 * 100, 1);
   for (const auto* server : {main_.get(), fast_.get()}) {
     RemotingCommand response = Invoke(*server, req::kGetBrokerRuntimeInfo);
     ASSERT_EQ(response.code, rc::kSuccess);

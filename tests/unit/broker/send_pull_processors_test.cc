@@ -76,8 +76,8 @@ class SendPullProcessorsTest : public ::testing::Test {
 TEST_F(SendPullProcessorsTest, RegistersOnceAndWiresLongPolling) {
   ASSERT_NE(harness_.context.consumer_offset_manager, nullptr);
   EXPECT_TRUE(static_cast<bool>(harness_.context.message_arriving_hook));
-  EXPECT_EQ(harness_.context.start_hooks.size(), 2u);     // offsets + hold service
-  EXPECT_EQ(harness_.context.shutdown_hooks.size(), 2u);
+  EXPECT_EQ(harness_.context.start_hooks.size(), 3u);  // offsets + hold service + stats
+  EXPECT_EQ(harness_.context.shutdown_hooks.size(), 3u);
 }
 
 TEST_F(SendPullProcessorsTest, SendThenLongPollOverTheWire) {
