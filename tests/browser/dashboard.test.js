@@ -83,9 +83,6 @@ function localInputValue(ms) {
 
 // Checks that cannot pass yet, each with the reason (printed, never silently dropped).
 const SKIP = new Map([
-  [ 'the Cluster page shows the put TPS of the sends',
-    'the broker\'s runtime statistics (putTps, msgPutTotalTodayNow) miss sends now and then: ' +
-    'it reported 0 after these 20 sends in 2 of 6 runs; issue #14 item 1 replaces them' ],
 ]);
 
 runChecks('dashboard', async rawCheck => {
