@@ -16,7 +16,7 @@ export CCACHE_NOHASHDIR := true
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps build build-asan build-fuzz run run-namesrv test test-unit test-asan test-fuzz \
-        test-integration fuzz-campaign bench format check-deps clean
+        test-integration fuzz-campaign fuzz-summary bench format check-deps clean
 
 all: build
 
@@ -58,8 +58,13 @@ test-fuzz: build-fuzz
 # Long run, one target at a time under nice -n 19, corpora kept in $(FUZZ_DIR)/campaign/;
 # FUZZ_MERGE=1 merges new coverage into tests/fuzz/corpus/. Figures: docs/security.md.
 #   make fuzz-campaign FUZZ_SECONDS=3600 FUZZ_TARGETS=header_decode_fuzz FUZZ_MERGE=1
+#   make fuzz-campaign FUZZ_GOAL=10000000 FUZZ_UNTIL=06:45   (each target up to 10 M execs in all)
 fuzz-campaign: build-fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/run-fuzzers.sh --campaign $(FUZZ_DIR)
+
+# Executions, runs, corpus and failures per target over every campaign run (results.tsv).
+fuzz-summary:
+	@bash scripts/fuzz-summary.sh $(FUZZ_DIR)
 
 # A sanitizer report fails the test (the build also has -fno-sanitize-recover=all).
 test-asan: build-asan

@@ -9,11 +9,16 @@
 #                                                  on a corpus kept in BUILD_DIR/campaign/<name>/
 #                                                  across runs; one line per target is appended to
 #                                                  BUILD_DIR/campaign/results.tsv
-# Knobs: FUZZ_TARGETS="a_fuzz b_fuzz" (default: all), FUZZ_RUNS=N (also stop after N execs),
-# FUZZ_MERGE=1 (campaign: merge the inputs that add coverage into tests/fuzz/corpus/<name>/
-# with -merge=1; inputs are capped at FUZZ_MAX_LEN bytes, default 4096, to keep it small).
+# Knobs: FUZZ_TARGETS="a_fuzz b_fuzz" (default: all; run in the order given), FUZZ_RUNS=N
+# (also stop after N execs), FUZZ_MERGE=1 (campaign: merge the inputs that add coverage into
+# tests/fuzz/corpus/<name>/ with -merge=1; inputs are capped at FUZZ_MAX_LEN bytes, default
+# 4096, to keep it small). Campaign only: FUZZ_GOAL=N runs each target until its executions
+# over all runs in results.tsv reach N (a target already there is skipped);
+# FUZZ_UNTIL=HH:MM (UTC, today) ends every run by then and starts none after it.
+# scripts/fuzz-summary.sh prints the cumulative figures per target.
 # A crash, leak, timeout or sanitizer report fails the run; the reproducer is kept in the
-# target's artifacts/ directory (campaign) or work directory (smoke).
+# target's artifacts/ directory (campaign) or work directory (smoke). A run interrupted from
+# outside (SIGINT) is recorded as "interrupted", not as a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=smoke
@@ -26,19 +31,27 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 targets=()
-for bin in "$dir"/tests/fuzz/*_fuzz; do
-  [ -x "$bin" ] || continue
-  name=$(basename "$bin")
-  if [ -n "${FUZZ_TARGETS:-}" ]; then
-    case " $FUZZ_TARGETS " in *" $name "*) ;; *) continue ;; esac
-  fi
-  targets+=("$name")
-done
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+  for name in $FUZZ_TARGETS; do
+    if [ -x "$dir/tests/fuzz/$name" ]; then targets+=("$name"); else echo "fuzz: no $dir/tests/fuzz/$name"; exit 1; fi
+  done
+else
+  for bin in "$dir"/tests/fuzz/*_fuzz; do
+    [ -x "$bin" ] && targets+=("$(basename "$bin")")
+  done
+fi
 if [ ${#targets[@]} -eq 0 ]; then echo "fuzz: no targets in $dir/tests/fuzz"; exit 1; fi
 
 stat() {  # stat NAME LOG: a -print_final_stats value
   sed -n "s/^stat::$1: *//p" "$2" | tail -1
 }
+
+total_execs() {  # total_execs NAME: the target's executions over all runs in results.tsv
+  awk -F'\t' -v t="$1" 'NR > 1 && $2 == t { s += $4 } END { print s + 0 }' "$results"
+}
+
+until_s=0
+if [ -n "${FUZZ_UNTIL:-}" ]; then until_s=$(date -u -d "$FUZZ_UNTIL" +%s); fi
 
 passed=0; failed=0
 results="$dir/campaign/results.tsv"
@@ -57,9 +70,24 @@ for name in "${targets[@]}"; do
   fi
   mkdir -p "$work/corpus" "$work/artifacts"
   if [ -d "$seed" ]; then cp -r "$seed/." "$work/corpus/"; fi
-  args=(-max_total_time="$secs" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
+  run_secs=$secs
+  runs=${FUZZ_RUNS:-}
+  if [ $mode = campaign ] && [ "$until_s" -gt 0 ]; then
+    left=$(( until_s - $(date +%s) ))
+    if [ "$left" -le 0 ]; then echo "fuzz: past FUZZ_UNTIL=$FUZZ_UNTIL, stopping"; break; fi
+    [ "$left" -lt "$run_secs" ] && run_secs=$left
+  fi
+  if [ $mode = campaign ] && [ -n "${FUZZ_GOAL:-}" ]; then
+    done_execs=$(total_execs "$name")
+    if [ "$done_execs" -ge "$FUZZ_GOAL" ]; then
+      echo "fuzz: $name has $done_execs execs (goal $FUZZ_GOAL), skipped"; continue
+    fi
+    remaining=$(( FUZZ_GOAL - done_execs ))
+    if [ -z "$runs" ] || [ "$remaining" -lt "$runs" ]; then runs=$remaining; fi
+  fi
+  args=(-max_total_time="$run_secs" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
         -artifact_prefix=artifacts/)
-  [ -n "${FUZZ_RUNS:-}" ] && args+=(-runs="$FUZZ_RUNS")
+  [ -n "$runs" ] && args+=(-runs="$runs")
   prefix=()
   if [ $mode = campaign ]; then
     args+=(-max_len="$max_len")
@@ -68,6 +96,9 @@ for name in "${targets[@]}"; do
   started=$(date +%s)
   if (cd "$work" && "${prefix[@]}" "$bin" "${args[@]}" corpus > log.txt 2>&1); then
     result=ok; passed=$((passed + 1))
+  elif grep -q 'libFuzzer: run interrupted' "$work/log.txt" &&
+       ! grep -q 'Test unit written' "$work/log.txt"; then
+    result=interrupted
   else
     result=FAILED; failed=$((failed + 1))
   fi
@@ -92,4 +123,5 @@ for name in "${targets[@]}"; do
   fi
 done
 echo "fuzz: $passed passed, $failed failed"
+if [ $mode = campaign ]; then bash scripts/fuzz-summary.sh "$dir"; fi
 [ $failed -eq 0 ]
