@@ -561,9 +561,17 @@ TEST(FailoverEtcdTest, MqadminShowsTheSetAndElectMasterSwitchesToAnInSyncReplica
   EXPECT_EQ(report->out_of_order, 0) << report->ToString();
 
   // The old master follows the new one; it stepped down with nothing the new master lacks.
-  ASSERT_TRUE(WaitUntil([&] { return RuntimeInfo(namesrv.addr(), master, "failoverRole") == "replica"; }, 30s))
+  // It may restart twice: once while no master record exists yet (a replica of epoch 1
+  // without a master) and again when the new master's record appears, so wait for the
+  // settled state rather than for the first "replica".
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return RuntimeInfo(namesrv.addr(), master, "failoverRole") == "replica" &&
+               RuntimeInfo(namesrv.addr(), master, "failoverEpoch") == "2" &&
+               RuntimeInfo(namesrv.addr(), master, "failoverMasterAddr") == target;
+      },
+      30s))
       << set.Logs();
-  EXPECT_EQ(RuntimeInfo(namesrv.addr(), master, "failoverEpoch"), "2");
   EXPECT_EQ(RuntimeInfo(namesrv.addr(), master, "failoverDivergentBytesTotal"), "0");
   EXPECT_EQ(RuntimeInfo(namesrv.addr(), target, "failoverRole"), "master");
   ToolResult after = RunTool("mqadmin", {"getSyncStateSet", "-a", etcd, "-b", "broker-f", "-c", "DefaultCluster"});
