@@ -23,6 +23,7 @@
 #include "protocol/response_code.h"
 #include "remoting/remoting_client.h"
 #include "testutil/test_util.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::testing {
 namespace {
@@ -34,7 +35,7 @@ namespace rc = protocol::response_code;
 
 // The first consumer HEART_BEAT of a fixture file, as the client sent it.
 RemotingCommand FixtureHeartbeat(const std::string& file) {
-  std::ifstream in(std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + file);
+  std::ifstream in(FixturesDir() + "/client-requests/" + file);
   EXPECT_TRUE(in) << file;
   std::string line;
   while (std::getline(in, line)) {

@@ -20,10 +20,11 @@
 #include "protocol/route_data.h"
 #include "remoting/remoting_client.h"
 #include "testutil/test_util.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::testing {
 
-inline std::string BrokerBinary() { return std::string(APOGEE_BIN_DIR) + "/mqbroker"; }
+inline std::string BrokerBinary() { return BinDir() + "/mqbroker"; }
 
 // One mqbroker process. `extra` lines go into its broker.conf after the defaults below
 // (later keys win), so a test can override any of them.

@@ -40,6 +40,7 @@
 #include "remoting/remoting_client.h"
 #include "store/message_store.h"
 #include "store/store_config.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::testing {
 namespace {
@@ -256,7 +257,7 @@ std::string VerifyStore(const std::string& store_dir, bool* exited_zero) {
   ChildProcess verify;
   TempDir out;
   *exited_zero = false;
-  if (!verify.Start({std::string(APOGEE_BIN_DIR) + "/mqstore", "verify", store_dir, "--slots",
+  if (!verify.Start({BinDir() + "/mqstore", "verify", store_dir, "--slots",
                      "50000", "--entries", "200000"},
                     out.Join("verify.log"))) {
     return "cannot start mqstore";

@@ -10,6 +10,7 @@
 
 #include "broker_process.h"
 #include "testutil/test_util.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::testing {
 namespace {
@@ -23,7 +24,7 @@ BenchRun RunBench(const std::vector<std::string>& args) {
   static int runs = 0;
   TempDir dir;
   ChildProcess p;
-  std::vector<std::string> argv = {std::string(APOGEE_BIN_DIR) + "/mqbench"};
+  std::vector<std::string> argv = {BinDir() + "/mqbench"};
   argv.insert(argv.end(), args.begin(), args.end());
   BenchRun r;
   if (!p.Start(argv, dir.Join("bench-" + std::to_string(++runs) + ".log"))) {

@@ -18,10 +18,11 @@
 #include "protocol/topic_config.h"
 #include "testutil/test_util.h"
 #include "base/crc32.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::testing {
 
-inline std::string NamesrvBinary() { return std::string(APOGEE_BIN_DIR) + "/mqnamesrv"; }
+inline std::string NamesrvBinary() { return BinDir() + "/mqnamesrv"; }
 
 using Props = std::map<std::string, std::string>;
 

@@ -22,6 +22,7 @@
 #include "namesrv_process.h"
 #include "testutil/test_util.h"
 #include "testutil/tls_certs.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::testing {
 namespace {
@@ -42,7 +43,7 @@ void LimitReads(boost::asio::ip::tcp::socket& raw) {
 ToolRun RunTool(const std::string& binary, const std::vector<std::string>& args) {
   TempDir dir;
   ChildProcess p;
-  std::vector<std::string> argv = {std::string(APOGEE_BIN_DIR) + "/" + binary};
+  std::vector<std::string> argv = {BinDir() + "/" + binary};
   argv.insert(argv.end(), args.begin(), args.end());
   ToolRun r;
   if (!p.Start(argv, dir.Join("out.log"), {{"APOGEE_LOG_LEVEL", "warn"}})) return r;

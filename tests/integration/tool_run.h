@@ -1,4 +1,4 @@
-// Runs one of the apps (mqadmin, mqbench, ...) from APOGEE_BIN_DIR as a child process, the
+// Runs one of the apps (mqadmin, mqbench, ...) from BinDir() as a child process, the
 // way an operator's script would, and returns its exit code and output.
 #pragma once
 
@@ -11,6 +11,7 @@
 
 #include "broker_process.h"
 #include "testutil/test_util.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::testing {
 
@@ -24,7 +25,7 @@ inline ToolResult RunTool(const std::string& binary, const std::vector<std::stri
   static int runs = 0;
   TempDir dir;
   ChildProcess p;
-  std::vector<std::string> argv = {std::string(APOGEE_BIN_DIR) + "/" + binary};
+  std::vector<std::string> argv = {BinDir() + "/" + binary};
   argv.insert(argv.end(), args.begin(), args.end());
   ToolResult r;
   if (!p.Start(argv, dir.Join("out-" + std::to_string(++runs) + ".log"), {{"APOGEE_LOG_LEVEL", "warn"}})) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "testutil/test_util.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::broker {
 namespace {
@@ -220,7 +221,7 @@ TEST(BrokerConfigTest, SnapshotsAreStableAcrossUpdates) {
 }
 
 TEST(BrokerConfigTest, SampleConfDocumentsEveryKeyAndLoadsCleanly) {
-  const std::string path = std::string(APOGEE_SOURCE_DIR) + "/conf/broker.conf";
+  const std::string path = ::apogee::testing::SourceDir() + "/conf/broker.conf";
   std::ifstream in(path);
   ASSERT_TRUE(in.good()) << path;
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -25,6 +25,7 @@
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 #include "protocol/topic_config.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::broker {
 namespace {
@@ -36,7 +37,7 @@ namespace rc = protocol::response_code;
 // The first HEART_BEAT request of a fixture file, with the client's language, version and
 // body.
 RemotingCommand FixtureHeartbeat(const std::string& file, bool with_consumer) {
-  std::ifstream in(std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + file);
+  std::ifstream in(::apogee::testing::FixturesDir() + "/client-requests/" + file);
   EXPECT_TRUE(in) << file;
   std::string line;
   while (std::getline(in, line)) {

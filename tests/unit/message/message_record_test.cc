@@ -11,12 +11,13 @@
 #include "base/coding.h"
 #include "base/crc32.h"
 #include "message/message_format.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::message {
 namespace {
 
 std::string ReadFixture(const std::string& name) {
-  const std::string path = std::string(APOGEE_FIXTURES_DIR) + "/java-records/" + name;
+  const std::string path = ::apogee::testing::FixturesDir() + "/java-records/" + name;
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "cannot open " << path;
   std::stringstream ss;

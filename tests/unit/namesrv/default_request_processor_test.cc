@@ -12,6 +12,7 @@
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 #include "protocol/route_data.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::namesrv {
 namespace {
@@ -340,7 +341,7 @@ TEST_F(DefaultRequestProcessorTest, ReplaysRealClientNameServerRequests) {
            {{"TopicTest", 4, 4, 6, 0}, {"TBW102", 8, 8, 7, 0}, {"%RETRY%G1", 1, 1, 6, 0}});
   int replayed = 0;
   for (const char* file : {"ali-ons-3.12.0.jsonl", "rocketmq-client-cpp-1.2.jsonl"}) {
-    std::ifstream in(std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + file);
+    std::ifstream in(::apogee::testing::FixturesDir() + "/client-requests/" + file);
     ASSERT_TRUE(in) << file;
     std::string line;
     while (std::getline(in, line)) {

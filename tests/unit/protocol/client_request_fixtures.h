@@ -14,6 +14,7 @@
 
 #include "base/coding.h"
 #include "protocol/remoting_command.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::protocol::testing {
 
@@ -25,7 +26,7 @@ struct FixtureRequest {
 inline std::vector<FixtureRequest> LoadClientRequests() {
   std::vector<FixtureRequest> requests;
   for (const char* file : {"ali-ons-3.12.0.jsonl", "rocketmq-client-cpp-1.2.jsonl"}) {
-    const std::string path = std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + file;
+    const std::string path = ::apogee::testing::FixturesDir() + "/client-requests/" + file;
     std::ifstream in(path);
     EXPECT_TRUE(in) << path;
     std::string line;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/java_hash.h"
+#include "testutil/test_paths.h"
 
 namespace apogee::protocol {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 // The HEART_BEAT bodies a real client sent, re-serialized from the fixture's bodyJson.
 std::vector<std::string> FixtureHeartbeats(const std::string& file) {
   std::vector<std::string> bodies;
-  std::ifstream in(std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + file);
+  std::ifstream in(::apogee::testing::FixturesDir() + "/client-requests/" + file);
   EXPECT_TRUE(in) << file;
   std::string line;
   while (std::getline(in, line)) {

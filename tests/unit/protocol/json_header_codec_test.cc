@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 #include <vector>
+#include "testutil/test_paths.h"
 
 namespace apogee::protocol {
 namespace {
@@ -193,7 +194,7 @@ std::string_view JsonTypeName(const rapidjson::Value& v) {
 
 TEST_P(ClientRequestFixtureTest, EveryExtFieldDecodesToItsJavaString) {
   const std::string path =
-      std::string(APOGEE_FIXTURES_DIR) + "/client-requests/" + GetParam();
+      ::apogee::testing::FixturesDir() + "/client-requests/" + GetParam();
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   std::string line;
