@@ -119,6 +119,15 @@ std::string FormatTimestamp(int64_t millis) {
   return buf;
 }
 
+std::string FormatDate(int64_t millis) {
+  std::time_t seconds = static_cast<std::time_t>(millis / 1000);
+  std::tm tm{};
+  localtime_r(&seconds, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
 Result<RemotingCommand> MQAdminClient::CallBroker(std::string_view addr, RemotingCommand request) {
   APOGEE_ASSIGN_OR_RETURN(RemotingCommand response, transport_->Invoke(addr, std::move(request), timeout_));
   if (response.code != resp::kSuccess) return ResponseError(addr, response);
@@ -296,6 +305,15 @@ Result<protocol::ConsumeStats> MQAdminClient::GetConsumeStats(std::string_view b
   protocol::GetConsumeStatsRequestHeader header{std::string(group), std::move(topic), std::nullopt};
   APOGEE_ASSIGN_OR_RETURN(RemotingCommand r, CallBroker(broker_addr, Request(rc::kGetConsumeStats, header)));
   return protocol::DecodeConsumeStats(r.body);
+}
+
+Result<protocol::ConsumeStatsList> MQAdminClient::FetchConsumeStatsInBroker(std::string_view broker_addr,
+                                                                           bool is_order, Millis timeout) {
+  protocol::GetConsumeStatsInBrokerHeader header{is_order};
+  APOGEE_ASSIGN_OR_RETURN(RemotingCommand response,
+                          transport_->Invoke(broker_addr, Request(rc::kGetBrokerConsumeStats, header), timeout));
+  if (response.code != resp::kSuccess) return ResponseError(broker_addr, response);
+  return protocol::DecodeConsumeStatsList(response.body);
 }
 
 Result<protocol::ConsumerConnection> MQAdminClient::GetConsumerConnection(std::string_view broker_addr,

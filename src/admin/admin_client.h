@@ -18,6 +18,7 @@
 #include "protocol/admin_bodies.h"
 #include "protocol/admin_headers.h"
 #include "protocol/client_headers.h"
+#include "protocol/consume_stats_list.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/epoch_entry_cache.h"
 #include "protocol/kv_table.h"
@@ -51,6 +52,8 @@ Status ResponseError(std::string_view addr, const protocol::RemotingCommand& res
 
 // Java's "yyyy-MM-dd HH:mm:ss,SSS" (UtilAll.timeMillisToHumanString2) in local time.
 std::string FormatTimestamp(int64_t millis);
+// Java's "yyyy-MM-dd HH:mm:ss" (UtilAll.formatDate with YYYY_MM_DD_HH_MM_SS) in local time.
+std::string FormatDate(int64_t millis);
 
 class MQAdminClient {
  public:
@@ -88,6 +91,10 @@ class MQAdminClient {
   Status UpdateBrokerConfig(std::string_view broker_addr, const std::map<std::string, std::string>& kv);
   Result<protocol::ConsumeStats> GetConsumeStats(std::string_view broker_addr, std::string_view group,
                                                  std::optional<std::string> topic);
+  // GET_BROKER_CONSUME_STATS (fetchConsumeStatsInBroker): every group's ConsumeStats at one
+  // broker; `is_order` keeps only ordered topics. `timeout` is mqadmin brokerConsumeStats' -t.
+  Result<protocol::ConsumeStatsList> FetchConsumeStatsInBroker(std::string_view broker_addr, bool is_order,
+                                                               Millis timeout);
   Result<protocol::ConsumerConnection> GetConsumerConnection(std::string_view broker_addr,
                                                              std::string_view group);
   Result<protocol::ProducerConnection> GetProducerConnection(std::string_view broker_addr,

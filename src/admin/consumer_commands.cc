@@ -85,15 +85,6 @@ Status DeleteSubGroup(const ParsedOptions& o, CommandContext& ctx) {
   return Status::OK();
 }
 
-std::string FormatDate(int64_t millis) {
-  std::time_t seconds = static_cast<std::time_t>(millis / 1000);
-  std::tm tm{};
-  localtime_r(&seconds, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
-}
-
 Status ConsumerProgress(const ParsedOptions& o, CommandContext& ctx) {
   APOGEE_ASSIGN_OR_RETURN(MQAdminClient * admin, ctx.Admin(o));
   if (!o.Has("groupName")) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <utility>
 
+#include "protocol/consume_stats_list.h"
 #include "protocol/custom_header.h"
 #include "protocol/json_util.h"
 #include "protocol/message_queue_json.h"
@@ -303,12 +304,15 @@ std::string EncodeConsumeStats(const ConsumeStats& stats) {
   return out;
 }
 
-Result<ConsumeStats> DecodeConsumeStats(std::string_view text) {
-  json::Document doc;
-  APOGEE_RETURN_IF_ERROR(ParseBody(text, "ConsumeStats", &doc));
+namespace {
+
+// One ConsumeStats object (`path` names it in errors): the body of GET_CONSUME_STATS and
+// each element of GET_BROKER_CONSUME_STATS's ConsumeStatsList.
+Result<ConsumeStats> ReadConsumeStats(const json::Value& object, const std::string& path) {
+  if (!object.IsObject()) return Status::Corruption(path + ": expected a ConsumeStats object");
   ConsumeStats stats;
   APOGEE_RETURN_IF_ERROR(ReadMessageQueueMap<OffsetWrapper>(
-      doc, "offsetTable", "ConsumeStats", &stats.offset_table,
+      object, "offsetTable", path, &stats.offset_table,
       [](const json::Value& v, const std::string& path) -> Result<OffsetWrapper> {
         if (!v.IsObject()) return Status::Corruption(path + ": expected an OffsetWrapper");
         OffsetWrapper o;
@@ -318,8 +322,49 @@ Result<ConsumeStats> DecodeConsumeStats(std::string_view text) {
         APOGEE_RETURN_IF_ERROR(json::ReadInt64(v, "lastTimestamp", path, &o.last_timestamp));
         return o;
       }));
-  APOGEE_RETURN_IF_ERROR(ReadDouble(doc, "consumeTps", "ConsumeStats", &stats.consume_tps));
+  APOGEE_RETURN_IF_ERROR(ReadDouble(object, "consumeTps", path, &stats.consume_tps));
   return stats;
+}
+
+}  // namespace
+
+Result<ConsumeStats> DecodeConsumeStats(std::string_view text) {
+  json::Document doc;
+  APOGEE_RETURN_IF_ERROR(ParseBody(text, "ConsumeStats", &doc));
+  return ReadConsumeStats(doc, "ConsumeStats");
+}
+
+// Declared in consume_stats_list.h; here because it shares ConsumeStats' reader.
+Result<ConsumeStatsList> DecodeConsumeStatsList(std::string_view text) {
+  json::Document doc;
+  APOGEE_RETURN_IF_ERROR(ParseBody(text, "ConsumeStatsList", &doc));
+  ConsumeStatsList list;
+  APOGEE_RETURN_IF_ERROR(json::ReadString(doc, "brokerAddr", "ConsumeStatsList", &list.broker_addr));
+  APOGEE_RETURN_IF_ERROR(json::ReadInt64(doc, "totalDiff", "ConsumeStatsList", &list.total_diff));
+  APOGEE_RETURN_IF_ERROR(
+      json::ReadInt64(doc, "totalInflightDiff", "ConsumeStatsList", &list.total_inflight_diff));
+  APOGEE_ASSIGN_OR_RETURN(const json::Value* groups,
+                          json::FindArray(doc, "consumeStatsList", "ConsumeStatsList"));
+  if (groups == nullptr) return list;
+  // A list of {group: [ConsumeStats, ...]} maps (Java: List<Map<String, List<ConsumeStats>>>).
+  for (rapidjson::SizeType i = 0; i < groups->Size(); ++i) {
+    const std::string map_path = "ConsumeStatsList.consumeStatsList[" + std::to_string(i) + "]";
+    const json::Value& map = (*groups)[i];
+    if (!map.IsObject()) return Status::Corruption(map_path + ": expected an object");
+    for (auto it = map.MemberBegin(); it != map.MemberEnd(); ++it) {
+      std::string group(json::KeyOf(it->name));
+      const std::string group_path = map_path + "." + group;
+      if (!it->value.IsArray()) return Status::Corruption(group_path + ": expected an array");
+      std::vector<ConsumeStats> stats;
+      for (rapidjson::SizeType j = 0; j < it->value.Size(); ++j) {
+        APOGEE_ASSIGN_OR_RETURN(ConsumeStats one,
+                                ReadConsumeStats(it->value[j], group_path + "[" + std::to_string(j) + "]"));
+        stats.push_back(std::move(one));
+      }
+      list.groups.emplace_back(std::move(group), std::move(stats));
+    }
+  }
+  return list;
 }
 
 // ---- Connections --------------------------------------------------------------------

@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "base/status.h"
 #include "protocol/admin_bodies.h"
 
 namespace apogee::protocol {
@@ -29,5 +31,8 @@ int64_t ComputeTotalDiff(const ConsumeStats& stats);
 int64_t ComputeInflightTotalDiff(const ConsumeStats& stats);
 
 std::string EncodeConsumeStatsList(const ConsumeStatsList& list);
+// What fetchConsumeStatsInBroker reads (MessageQueue-keyed offset tables as fastjson
+// writes them); Corruption naming the field otherwise.
+Result<ConsumeStatsList> DecodeConsumeStatsList(std::string_view text);
 
 }  // namespace apogee::protocol

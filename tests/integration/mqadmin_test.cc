@@ -142,6 +142,72 @@ TEST_F(MQAdminTest, StatisticsShowWhatWasSentAndConsumed) {
   EXPECT_NE(stats.find("#InTPS"), std::string::npos) << stats;
 }
 
+// Java's %-Ns: `s` left-aligned in at least `width` characters.
+std::string Left(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+TEST_F(MQAdminTest, BrokerConsumeStatsPrintsEachConsumedQueuesLag) {
+  CreateTopic("AdminTopicB", 2);
+  for (int i = 0; i < 3; ++i) Send("AdminTopicB", "b0-" + std::to_string(i), {"-b", "broker-a", "-i", "0"});
+  for (int i = 0; i < 2; ++i) Send("AdminTopicB", "b1-" + std::to_string(i), {"-b", "broker-a", "-i", "1"});
+  // The group consumes (and commits) all five...
+  int consumed = 0;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        std::string out = AdminOk({"consumeMessage", "-t", "AdminTopicB", "-g", "AdminGroupB"});
+        for (size_t at = out.find("BODY: b"); at != std::string::npos; at = out.find("BODY: b", at + 1)) ++consumed;
+        return consumed >= 5;
+      },
+      std::chrono::seconds(30)));
+  EXPECT_EQ(consumed, 5);
+  // ...then two more arrive in queue 0 and one in queue 1: lag 2 and 1.
+  for (int i = 3; i < 5; ++i) Send("AdminTopicB", "b0-" + std::to_string(i), {"-b", "broker-a", "-i", "0"});
+  Send("AdminTopicB", "b1-2", {"-b", "broker-a", "-i", "1"});
+
+  const std::string header = Left("#Topic", 32) + "  " + Left("#Group", 32) + "  " + Left("#Broker Name", 32) +
+                             "  " + Left("#QID", 4) + "  " + Left("#Broker Offset", 20) + "  " +
+                             Left("#Consumer Offset", 20) + "  " + Left("#Diff", 20) + "  #LastTime\n";
+  // Java's row: topic in 64 columns, then group, broker name, queue id, offsets, diff, the
+  // store time of the last consumed message.
+  auto row = [](int qid, int broker_offset, int consumer_offset) {
+    return Left("AdminTopicB", 64) + "  " + Left("AdminGroupB", 32) + "  " + Left("broker-a", 32) + "  " +
+           Left(std::to_string(qid), 4) + "  " + Left(std::to_string(broker_offset), 20) + "  " +
+           Left(std::to_string(consumer_offset), 20) + "  " +
+           Left(std::to_string(broker_offset - consumer_offset), 20) + "  " +
+           R"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\n)";
+  };
+  const std::regex queue0(row(0, 5, 3));
+  const std::regex queue1(row(1, 3, 2));
+  // Queue 0's row right before queue 1's (Collections.sort over the MessageQueues).
+  const std::regex both(row(0, 5, 3) + row(1, 3, 2));
+  std::string out;
+  ASSERT_TRUE(WaitUntil(  // until the three new messages are dispatched to the ConsumeQueue
+      [&] {
+        out = AdminOk({"brokerConsumeStats", "-b", BrokerAddr()});
+        return std::regex_search(out, both);
+      },
+      std::chrono::seconds(30)))
+      << out;
+  EXPECT_TRUE(out.starts_with(header)) << out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(out, m, std::regex("\n\nDiff Total: (\\d+)\n$"))) << out;
+  EXPECT_GE(std::stoll(m[1].str()), 3) << out;  // other tests' groups may owe messages too
+
+  // -l: only queues owing at least that many; -t: the timeout in milliseconds.
+  out = AdminOk({"brokerConsumeStats", "-b", BrokerAddr(), "-l", "2", "-t", "10000"});
+  EXPECT_TRUE(std::regex_search(out, queue0)) << out;
+  EXPECT_FALSE(std::regex_search(out, queue1)) << out;
+  // -o true: ordered topics only (AdminTopicB is not).
+  out = AdminOk({"brokerConsumeStats", "-b", BrokerAddr(), "-o", "true"});
+  EXPECT_EQ(out.find("AdminTopicB"), std::string::npos) << out;
+  EXPECT_TRUE(out.starts_with(header)) << out;
+
+  // -b is required; a bad number is refused.
+  EXPECT_EQ(Admin({"brokerConsumeStats"}).exit_code, 1);
+  EXPECT_EQ(Admin({"brokerConsumeStats", "-b", BrokerAddr(), "-l", "x"}).exit_code, 1);
+}
+
 TEST_F(MQAdminTest, ClusterListAndBrokerStatus) {
   std::string clusters = AdminOk({"clusterList"});
   EXPECT_TRUE(std::regex_search(clusters, std::regex("DefaultCluster\\s+broker-a\\s+0\\s+" + BrokerAddr())))

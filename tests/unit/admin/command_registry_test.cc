@@ -17,10 +17,10 @@ TEST(CommandRegistryTest, HasEveryRequiredSubCommand) {
         "updateBrokerConfig", "consumerProgress", "consumerConnection", "producerConnection", "queryMsgById",
         "queryMsgByKey", "queryMsgByOffset", "resetOffsetByTime", "cloneGroupOffset", "sendMessage",
         "consumeMessage", "updateKvConfig", "deleteKvConfig", "wipeWritePerm", "addWritePerm", "redriveDlq",
-        "getSyncStateSet", "getBrokerEpoch", "electMaster", "statsAll"}) {
+        "getSyncStateSet", "getBrokerEpoch", "electMaster", "statsAll", "brokerConsumeStats"}) {
     EXPECT_NE(r.Find(name), nullptr) << name;
   }
-  EXPECT_EQ(r.Names().size(), 31u);
+  EXPECT_EQ(r.Names().size(), 32u);
 }
 
 TEST(CommandRegistryTest, HelpForEveryCommandListsItsFlags) {
