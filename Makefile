@@ -43,8 +43,9 @@ build-fuzz: deps $(FUZZ_DIR)/build.ninja
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzzers
 
 # Starts the server in the foreground with its data under ./data. Builds only what a
-# quick-start user runs: the servers, the tools and the C++ example programs.
-RUN_TARGETS := mqbroker mqnamesrv mqadmin mqbench apogee_examples
+# quick-start user runs: the servers, the tools (mqadmin, mqbench, mqdashboard) and the C++
+# example programs.
+RUN_TARGETS := mqbroker mqnamesrv mqadmin mqbench mqdashboard apogee_examples
 run: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(RUN_TARGETS)
 	@bash scripts/run.sh $(BUILD_DIR)

@@ -29,12 +29,21 @@ async function stop() {
   process.exit(0);
 }
 
+// "Consumer Started." as Java's quick start prints it, before any message: ali-ons may
+// deliver the first messages before ready() resolves.
+let started = false;
+function printStarted() {
+  if (!started) console.log('Consumer Started.');
+  started = true;
+}
+
 consumer.subscribe(topic, 'TagA', async msg => {
+  printStarted();
   console.log(`Receive New Messages: msgId=${msg.msgId} queueId=${msg.queueId} ` +
     `queueOffset=${msg.queueOffset} tags=${msg.tags} keys=${msg.keys} body=${msg.body.toString()}`);
 });
 consumer.on('error', err => console.error(err.message));
-consumer.ready().then(() => console.log('Consumer Started.'));
+consumer.ready().then(printStarted);
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 if (seconds > 0) setTimeout(stop, seconds * 1000);

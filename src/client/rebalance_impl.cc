@@ -4,6 +4,7 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::client {
 
@@ -78,7 +79,13 @@ void RebalanceImpl::RebalanceByTopic(const std::string& topic, bool is_order) {
   auto log = GetLogger("client");
   std::optional<std::set<protocol::MessageQueue>> mq_set = TopicSubscribeInfo(topic);
   if (!mq_set) {
-    log->warn("rebalance {}: no queues known for topic {} yet", group_, topic);
+    // Java (clustering) stays quiet about the group's own %RETRY% topic: the broker creates
+    // it on the first heartbeat, so a fresh consumer does not know its route at first.
+    if (model_ == protocol::MessageModel::kClustering && protocol::IsRetryTopic(topic)) {
+      log->debug("rebalance {}: no queues known for topic {} yet", group_, topic);
+    } else {
+      log->warn("rebalance {}: no queues known for topic {} yet", group_, topic);
+    }
     return;
   }
   if (model_ == protocol::MessageModel::kBroadcasting) {
