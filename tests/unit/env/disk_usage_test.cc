@@ -7,6 +7,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -115,6 +116,23 @@ TEST(DiskUsedRatioTest, MatchesDfOnAFileSystemWithReservedBlocks) {
   const double naive = 1.0 - static_cast<double>(vfs.f_bavail) / static_cast<double>(vfs.f_blocks);
   EXPECT_GT(naive * 100, df_percent + 10) << "naive " << naive;
   EXPECT_LT(space->total_bytes, static_cast<uint64_t>(vfs.f_blocks) * vfs.f_frsize * 9 / 10);
+}
+
+// Without a mount: on the file system the tests' temporary directories live on (root-
+// reserved blocks there too, usually) the ratio is df's Use% for the same directory. Others may write meanwhile,
+// so df is read before and after and the ratio must lie between the two.
+TEST(DiskUsedRatioTest, MatchesDfOnTheBuildDirectorysFileSystem) {
+  apogee::testing::TempDir dir;
+  const std::string df_command = "df --output=pcent '" + dir.path() + "' | tail -1";
+  const std::string before = Capture(df_command);
+  if (before.empty()) GTEST_SKIP() << "df is not available";
+  std::unique_ptr<Env> env = NewPosixEnv();
+  const double ratio = DiskUsedRatioOf(env.get(), dir.path());
+  const std::string after = Capture(df_command);
+  const int low = std::min(std::atoi(before.c_str()), std::atoi(after.c_str()));
+  const int high = std::max(std::atoi(before.c_str()), std::atoi(after.c_str()));
+  EXPECT_GE(ratio * 100 + 1e-9, low) << "df said " << before << " then " << after;
+  EXPECT_LE(ratio * 100 - 1e-9, high) << "df said " << before << " then " << after;
 }
 
 }  // namespace
