@@ -22,6 +22,7 @@
 #include "protocol/custom_header.h"
 #include "protocol/heartbeat_data.h"
 #include "protocol/response_code.h"
+#include "remoting/response_observer.h"
 #include "store/message_store.h"
 
 namespace apogee::broker {
@@ -64,8 +65,11 @@ void PullMessageProcessor::Hold(std::shared_ptr<const RemotingCommand> request,
   };
   held.bytes = request->body.size();
   for (const auto& [key, value] : request->ext_fields) held.bytes += key.size() + value.size();
+  // Before parking: a message may wake the held pull (and answer it) at once.
+  remoting::NoteSuspended(*responder.channel(), request->opaque);
   Status parked = hold_->SuspendPullRequest(std::move(held));
   if (!parked.ok()) {
+    remoting::NoteSuspended(*responder.channel(), request->opaque, false);
     // Too much held already: a retriable flow-control answer (clients pull again after
     // their back-off) instead of holding without bound.
     responder.Send(RemotingCommand::MakeResponse(

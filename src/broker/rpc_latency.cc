@@ -1,7 +1,9 @@
 #include "broker/rpc_latency.h"
 
+#include <cctype>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
@@ -9,16 +11,20 @@
 namespace apogee::broker {
 namespace {
 
-std::string CodeName(std::string_view name, int32_t code) {
-  return name.empty() || name == "UNKNOWN" ? std::to_string(code) : std::string(name);
+// RemotingHelper's code maps: the constant's field name in lower case, else the number.
+std::string CodeDesc(std::string_view name, int32_t code) {
+  if (name.empty() || name == "UNKNOWN") return std::to_string(code);
+  std::string out(name);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 }  // namespace
 
-void RpcLatencyRecorder::OnResponse(int32_t request_code, int32_t response_code,
-                                    int64_t elapsed_us) {
-  const std::pair<int32_t, int32_t> key{request_code, response_code};
-  const double ms = static_cast<double>(elapsed_us) / 1000.0;
+void RpcLatencyRecorder::OnResponse(const remoting::ResponseSample& sample) {
+  const Key key{sample.request_code, sample.response_code, sample.long_polling, sample.written};
+  // Java records elapsed(TimeUnit.MILLISECONDS): whole milliseconds, truncated.
+  const double ms = static_cast<double>(sample.elapsed_us / 1000);
   {
     std::shared_lock lock(mu_);
     auto it = table_.find(key);
@@ -31,7 +37,7 @@ void RpcLatencyRecorder::OnResponse(int32_t request_code, int32_t response_code,
   auto& slot = table_[key];
   if (!slot) {
     slot = std::make_unique<metrics::Histogram>(
-        std::vector<double>{1, 3, 5, 10, 50, 100, 1000, 3000, 5000, 10000, 30000});
+        std::vector<double>{1, 3, 5, 7, 10, 100, 1000, 2000, 3000});
   }
   slot->Observe(ms);
 }
@@ -39,15 +45,17 @@ void RpcLatencyRecorder::OnResponse(int32_t request_code, int32_t response_code,
 void RpcLatencyRecorder::Write(metrics::PromWriter& w, std::string_view cluster,
                                std::string_view node_id) const {
   w.Family("rocketmq_rpc_latency", "histogram",
-           "ms from a request's dispatch to its response, by request and response code");
+           "ms from a request's decoding to its response's write, by request and response code");
   std::shared_lock lock(mu_);
-  for (const auto& [codes, histogram] : table_) {
-    const std::string request = CodeName(protocol::request_code::Name(codes.first), codes.first);
-    const std::string response = CodeName(protocol::response_code::Name(codes.second), codes.second);
+  for (const auto& [key, histogram] : table_) {
+    const auto& [request_code, response_code, long_polling, written] = key;
+    const std::string request = CodeDesc(protocol::request_code::Name(request_code), request_code);
+    const std::string response = CodeDesc(protocol::response_code::Name(response_code), response_code);
     w.Histogram("rocketmq_rpc_latency",
                 {{"cluster", cluster}, {"node_type", "broker"}, {"node_id", node_id},
-                 {"protocol_type", "remoting"}, {"request_code", request},
-                 {"response_code", response}},
+                 {"protocol_type", "remoting"}, {"is_long_polling", long_polling ? "true" : "false"},
+                 {"request_code", request}, {"response_code", response},
+                 {"result", written ? "success" : "write_channel_failed"}},
                 histogram->Snapshot());
   }
 }

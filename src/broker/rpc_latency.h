@@ -1,20 +1,23 @@
-// rocketmq_rpc_latency: a histogram per (request code, response code) of how long the
-// broker took to answer, fed by the remoting servers' ResponseObserver. Labels as RocketMQ
-// 5.1's RemotingMetricsManager sets them: protocol_type="remoting", request_code and
-// response_code by name (RemotingHelper.getRequestCodeDesc / getResponseCodeDesc; the
-// number when the code has no name). Milliseconds, RocketMQ 5.1's buckets.
+// rocketmq_rpc_latency: a histogram per label set of how long the broker took to answer,
+// fed by the remoting servers' ResponseObserver. Labels as RocketMQ 5.1 sets them
+// (RemotingMetricsManager, NettyRemotingAbstract.writeResponse): protocol_type="remoting",
+// is_long_polling (the request was held, a long-polling pull), request_code and
+// response_code by name in lower case (RemotingHelper.getRequestCodeDesc /
+// getResponseCodeDesc: "send_message_v2", "success"; the number when the code has no
+// name) and result ("success", or "write_channel_failed" when the response could not be
+// written). Whole milliseconds from the request's decoding to the response's write, as
+// Java's LongHistogram records them; Java's buckets (1, 3, 5, 7, 10, 100 ms, 1, 2, 3 s).
 //
 // Thread-safety: OnResponse from any thread (a shared lock and atomic adds; the first
-// response of a new code pair takes the exclusive lock once); Write from the scrape thread.
+// response of a new label set takes the exclusive lock once); Write from the scrape thread.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <vector>
 #include <shared_mutex>
 #include <string_view>
-#include <utility>
+#include <tuple>
 
 #include "metrics/exposition.h"
 #include "metrics/histogram.h"
@@ -24,13 +27,15 @@ namespace apogee::broker {
 
 class RpcLatencyRecorder final : public remoting::ResponseObserver {
  public:
-  void OnResponse(int32_t request_code, int32_t response_code, int64_t elapsed_us) override;
+  void OnResponse(const remoting::ResponseSample& sample) override;
   // The family with `node` labels (cluster, node_type, node_id) first on every series.
   void Write(metrics::PromWriter& w, std::string_view cluster, std::string_view node_id) const;
 
  private:
+  // (request code, response code, long polling, written)
+  using Key = std::tuple<int32_t, int32_t, bool, bool>;
   mutable std::shared_mutex mu_;
-  std::map<std::pair<int32_t, int32_t>, std::unique_ptr<metrics::Histogram>> table_;  // guarded
+  std::map<Key, std::unique_ptr<metrics::Histogram>> table_;  // guarded
 };
 
 }  // namespace apogee::broker

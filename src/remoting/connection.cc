@@ -310,7 +310,7 @@ Status Connection::OnFrame(std::string_view frame) {
   }
   if (!command.IsOneway() && dispatcher_->response_observer() != nullptr) {
     std::lock_guard<std::mutex> lock(observed_mu_);
-    observed_[command.opaque] = {command.code, std::chrono::steady_clock::now()};
+    observed_[command.opaque] = {command.code, std::chrono::steady_clock::now(), false};
   }
   if (options_.max_requests_in_flight == 0) {
     dispatcher_->Dispatch(shared_from_this(), std::move(command));
@@ -572,14 +572,25 @@ void Connection::InvokeOneway(RemotingCommand request, WriteCallback on_written)
   });
 }
 
-void Connection::SendResponse(RemotingCommand response) {
-  if (!IsActive()) {
-    GetLogger("remoting")->debug("response code {} (opaque {}) to closed connection {} dropped",
-                                 response.code, response.opaque, remote_address_);
-    return;
+void NoteSuspended(Channel& channel, int32_t opaque, bool suspended) {
+  if (auto* connection = dynamic_cast<Connection*>(&channel)) {
+    connection->NoteSuspended(opaque, suspended);
   }
+}
+
+void Connection::NoteSuspended(int32_t opaque, bool suspended) {
+  if (dispatcher_->response_observer() == nullptr) return;
+  std::lock_guard<std::mutex> lock(observed_mu_);
+  auto it = observed_.find(opaque);
+  if (it != observed_.end()) it->second.suspended = suspended;
+}
+
+void Connection::SendResponse(RemotingCommand response) {
+  // With an observer: the sample is reported when the write finishes (or fails), as
+  // RocketMQ's writeResponse records rpc latency in its write listener.
+  WriteCallback on_written;
   if (ResponseObserver* observer = dispatcher_->response_observer()) {
-    std::optional<std::pair<int32_t, std::chrono::steady_clock::time_point>> started;
+    std::optional<ObservedRequest> started;
     {
       std::lock_guard<std::mutex> lock(observed_mu_);
       auto it = observed_.find(response.opaque);
@@ -589,13 +600,26 @@ void Connection::SendResponse(RemotingCommand response) {
       }
     }
     if (started) {
-      observer->OnResponse(started->first, response.code,
-                           std::chrono::duration_cast<std::chrono::microseconds>(
-                               std::chrono::steady_clock::now() - started->second)
-                               .count());
+      on_written = [observer, started = *started, response_code = response.code](Status written) {
+        ResponseSample sample;
+        sample.request_code = started.code;
+        sample.response_code = response_code;
+        sample.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::steady_clock::now() - started.arrived)
+                                .count();
+        sample.long_polling = started.suspended;
+        sample.written = written.ok();
+        observer->OnResponse(sample);
+      };
     }
   }
-  OutgoingFrame frame = MakeFrame(response, nullptr);
+  if (!IsActive()) {
+    GetLogger("remoting")->debug("response code {} (opaque {}) to closed connection {} dropped",
+                                 response.code, response.opaque, remote_address_);
+    if (on_written) on_written(Status::Unavailable("connection closed"));
+    return;
+  }
+  OutgoingFrame frame = MakeFrame(response, std::move(on_written));
   if (OnIoThread()) {
     Enqueue(std::move(frame));
     return;

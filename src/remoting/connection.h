@@ -120,6 +120,8 @@ class Connection final : public Channel,
                                                std::chrono::milliseconds timeout) override;
   void InvokeOneway(protocol::RemotingCommand request, WriteCallback on_written) override;
   void SendResponse(protocol::RemotingCommand response) override;
+  // remoting::NoteSuspended for a request of this connection.
+  void NoteSuspended(int32_t opaque, bool suspended);
   void Close() override;
 
   // Closes with a reason that is logged (at warn when `is_error`) and given to pending
@@ -223,11 +225,15 @@ class Connection final : public Channel,
   bool write_paused_ = false;
   std::chrono::steady_clock::time_point write_progress_;  // last finished write while paused
   std::unordered_map<int32_t, PendingRequest> pending_;
-  // With a ResponseObserver: code and arrival of each two-way request by opaque, until
-  // its response is sent (any thread).
+  // With a ResponseObserver: code, arrival and long-polling mark of each two-way request
+  // by opaque, until its response is sent (any thread).
+  struct ObservedRequest {
+    int32_t code = 0;
+    std::chrono::steady_clock::time_point arrived;
+    bool suspended = false;
+  };
   std::mutex observed_mu_;
-  std::unordered_map<int32_t, std::pair<int32_t, std::chrono::steady_clock::time_point>>
-      observed_;  // guarded by observed_mu_
+  std::unordered_map<int32_t, ObservedRequest> observed_;  // guarded by observed_mu_
   std::chrono::steady_clock::time_point last_activity_;
   std::chrono::steady_clock::time_point frame_started_;
   std::chrono::steady_clock::time_point read_paused_at_;

@@ -14,6 +14,7 @@
 #include "protocol/admin_bodies.h"
 #include "protocol/broker_stats_data.h"
 #include "protocol/admin_headers.h"
+#include "protocol/consumer_headers.h"
 #include "protocol/custom_header.h"
 #include "protocol/kv_table.h"
 #include "protocol/request_code.h"
@@ -126,12 +127,15 @@ TEST_F(OpsMetricsTest, ScrapeAndRuntimeInfoMatchWhatWasSentAndConsumed) {
   EXPECT_EQ(SeriesValue(scrape, "rocketmq_consumer_inflight_messages", topic_group), 0) << scrape;
   EXPECT_EQ(SeriesValue(scrape, "rocketmq_consumer_ready_messages", topic_group), 0) << scrape;
   // Every send answered SUCCESS, timed by the remoting layer.
+  // RocketMQ 5.1's labels: codes as RemotingHelper names them (lower case), whether the
+  // request was held, and the write's result.
   EXPECT_EQ(SeriesValue(scrape, "rocketmq_rpc_latency_count",
-                        {"request_code=\"SEND_MESSAGE_V2\"", "response_code=\"SUCCESS\"",
-                         "protocol_type=\"remoting\""}),
+                        {"protocol_type=\"remoting\"", "is_long_polling=\"false\"",
+                         "request_code=\"send_message_v2\"", "response_code=\"success\"",
+                         "result=\"success\""}),
             kMessages)
       << scrape;
-  EXPECT_GE(SeriesValue(scrape, "rocketmq_rpc_latency_count", {"request_code=\"PULL_MESSAGE\""}).value_or(0), 1)
+  EXPECT_GE(SeriesValue(scrape, "rocketmq_rpc_latency_count", {"request_code=\"pull_message\""}).value_or(0), 1)
       << scrape;
   // The flush families (ASYNC_FLUSH here: a flush waits for 4 dirty pages or the 10 s
   // thorough flush, and the group-commit histogram stays empty; the unit tests count them).
@@ -141,6 +145,41 @@ TEST_F(OpsMetricsTest, ScrapeAndRuntimeInfoMatchWhatWasSentAndConsumed) {
   EXPECT_GE(SeriesValue(scrape, "apogee_disk_used_ratio", {}).value_or(-1), 0.0) << scrape;
   EXPECT_GE(SeriesValue(scrape, "rocketmq_connections", {"client_type=\"producer\""}).value_or(0), 1) << scrape;
   EXPECT_GE(SeriesValue(scrape, "rocketmq_connections", {"client_type=\"consumer\""}).value_or(0), 1) << scrape;
+
+  // A pull at the end of a queue with the suspend flag is held until its 300 ms suspend
+  // timeout, then answered PULL_NOT_FOUND: is_long_polling="true".
+  protocol::GetMaxOffsetRequestHeader max_header{kTopic, 0, true};
+  auto max_request = protocol::RemotingCommand::MakeRequest(protocol::request_code::kGetMaxOffset);
+  protocol::EncodeCustomHeader(max_header, &max_request);
+  auto max = CallBroker(std::move(max_request));
+  ASSERT_TRUE(max.ok());
+  auto max_offset = protocol::DecodeCustomHeader<protocol::GetMaxOffsetResponseHeader>(*max);
+  ASSERT_TRUE(max_offset.ok()) << max_offset.status().ToString();
+  protocol::PullMessageRequestHeader pull_header;
+  pull_header.consumer_group = kGroup;
+  pull_header.topic = kTopic;
+  pull_header.queue_id = 0;
+  pull_header.queue_offset = max_offset->offset;
+  pull_header.max_msg_nums = 32;
+  pull_header.sys_flag = 0x2 | 0x4;  // PullSysFlag: suspend, with a subscription
+  pull_header.subscription = "*";
+  pull_header.sub_version = 1;
+  pull_header.suspend_timeout_millis = 300;
+  auto pull_request = protocol::RemotingCommand::MakeRequest(protocol::request_code::kPullMessage);
+  protocol::EncodeCustomHeader(pull_header, &pull_request);
+  auto held = CallBroker(std::move(pull_request));
+  ASSERT_TRUE(held.ok()) << held.status().ToString();
+  EXPECT_EQ(held->code, protocol::response_code::kPullNotFound) << held->remark.value_or("");
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        scrape = HttpGet(broker_metrics_port_, "/metrics").body;
+        return SeriesValue(scrape, "rocketmq_rpc_latency_count",
+                           {"is_long_polling=\"true\"", "request_code=\"pull_message\"",
+                            "response_code=\"pull_not_found\"", "result=\"success\""})
+                   .value_or(0) >= 1;
+      },
+      std::chrono::seconds(10)))
+      << scrape;
 
   // GET_BROKER_RUNTIME_INFO (brokerStatus, clusterList): the totals and a non-zero rate.
   auto info = CallBroker(protocol::RemotingCommand::MakeRequest(protocol::request_code::kGetBrokerRuntimeInfo));

@@ -69,22 +69,44 @@ TEST(BrokerMetricsTest, ScrapeShowsWhatWasSentAndTheLag) {
   EXPECT_TRUE(Has(out, "apogee_disk_used_ratio\\{" + node + R"(\} 0(\.[0-9]+)?\n)")) << out;
 }
 
-TEST(BrokerMetricsTest, RpcLatencyByRequestAndResponseCodeName) {
+remoting::ResponseSample Sample(int32_t request, int32_t response, int64_t elapsed_us,
+                                bool long_polling = false, bool written = true) {
+  remoting::ResponseSample s;
+  s.request_code = request;
+  s.response_code = response;
+  s.elapsed_us = elapsed_us;
+  s.long_polling = long_polling;
+  s.written = written;
+  return s;
+}
+
+TEST(BrokerMetricsTest, RpcLatencyHasRocketMQ51sLabels) {
   RpcLatencyRecorder rpc;
-  rpc.OnResponse(310, 0, 2'500);     // SEND_MESSAGE_V2 / SUCCESS, 2.5 ms
-  rpc.OnResponse(310, 0, 40'000);    // 40 ms
-  rpc.OnResponse(12345, 17, 1'000);  // no name for the request code: its number
+  rpc.OnResponse(Sample(310, 0, 2'500));    // SEND_MESSAGE_V2 / SUCCESS, 2.5 ms -> 2 ms
+  rpc.OnResponse(Sample(310, 0, 40'000));   // 40 ms
+  rpc.OnResponse(Sample(11, 19, 15'000'000, /*long_polling=*/true));  // a held pull, 15 s
+  rpc.OnResponse(Sample(310, 0, 1'000, false, /*written=*/false));
+  rpc.OnResponse(Sample(12345, 17, 1'000));  // no name for the request code: its number
   std::string out;
   metrics::PromWriter w(&out);
   rpc.Write(w, "C", "broker-a");
-  const std::string labels =
-      R"(cluster="C",node_type="broker",node_id="broker-a",protocol_type="remoting",)"
-      R"(request_code="SEND_MESSAGE_V2",response_code="SUCCESS")";
+  // RemotingHelper.getRequestCodeDesc / getResponseCodeDesc: the names in lower case.
+  const std::string node = R"(cluster="C",node_type="broker",node_id="broker-a",protocol_type="remoting",)";
+  const std::string send = node + R"(is_long_polling="false",request_code="send_message_v2",response_code="success",result="success")";
   EXPECT_NE(out.find("# TYPE rocketmq_rpc_latency histogram\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("rocketmq_rpc_latency_count{" + labels + "} 2\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("rocketmq_rpc_latency_bucket{" + labels + R"(,le="3"} 1)"), std::string::npos) << out;
-  EXPECT_NE(out.find("rocketmq_rpc_latency_bucket{" + labels + R"(,le="50"} 2)"), std::string::npos) << out;
+  EXPECT_NE(out.find("rocketmq_rpc_latency_count{" + send + "} 2\n"), std::string::npos) << out;
+  // Whole milliseconds (Java's LongHistogram) in Java's buckets 1, 3, 5, 7, 10, 100 ms, 1, 2, 3 s.
+  EXPECT_NE(out.find("rocketmq_rpc_latency_sum{" + send + "} 42\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("rocketmq_rpc_latency_bucket{" + send + R"(,le="3"} 1)"), std::string::npos) << out;
+  EXPECT_NE(out.find("rocketmq_rpc_latency_bucket{" + send + R"(,le="7"} 1)"), std::string::npos) << out;
+  EXPECT_NE(out.find("rocketmq_rpc_latency_bucket{" + send + R"(,le="100"} 2)"), std::string::npos) << out;
+  const std::string pull = node + R"(is_long_polling="true",request_code="pull_message",response_code="pull_not_found",result="success")";
+  EXPECT_NE(out.find("rocketmq_rpc_latency_bucket{" + pull + R"(,le="3000"} 0)"), std::string::npos) << out;
+  EXPECT_NE(out.find("rocketmq_rpc_latency_count{" + pull + "} 1\n"), std::string::npos) << out;
+  const std::string failed = node + R"(is_long_polling="false",request_code="send_message_v2",response_code="success",result="write_channel_failed")";
+  EXPECT_NE(out.find("rocketmq_rpc_latency_count{" + failed + "} 1\n"), std::string::npos) << out;
   EXPECT_NE(out.find(R"(request_code="12345")"), std::string::npos) << out;
+  EXPECT_EQ(out.find("SEND_MESSAGE_V2"), std::string::npos) << out;
 }
 
 TEST(BrokerMetricsTest, DeadLetterPutsAreCountedPerGroup) {

@@ -104,10 +104,14 @@ TEST_F(RemotingServerTest, BindsEphemeralPort) { EXPECT_NE(server_->port(), 0); 
 
 struct ResponseLog : ResponseObserver {
   std::mutex mu;
-  std::vector<std::tuple<int32_t, int32_t, int64_t>> seen;
-  void OnResponse(int32_t request_code, int32_t response_code, int64_t elapsed_us) override {
+  std::vector<ResponseSample> seen;
+  void OnResponse(const ResponseSample& sample) override {
     std::lock_guard lock(mu);
-    seen.emplace_back(request_code, response_code, elapsed_us);
+    seen.push_back(sample);
+  }
+  size_t size() {
+    std::lock_guard lock(mu);
+    return seen.size();
   }
 };
 
@@ -121,7 +125,9 @@ TEST(RemotingServerObserverTest, ReportsEachTwoWayResponseWithItsCodesAndTime) {
   server.RegisterProcessor(kEcho, MakeProcessor([](RemotingCommand req, Responder r) {
                              r.SendCode(response_code::kSuccess);
                            }));
-  server.RegisterProcessor(kHold, MakeProcessor([&](RemotingCommand, Responder r) {
+  server.RegisterProcessor(kHold, MakeProcessor([&](RemotingCommand req, Responder r) {
+                             // As a long-polling pull does.
+                             NoteSuspended(*r.channel(), req.opaque);
                              std::lock_guard lock(held_mu);
                              held.push_back(r);
                            }));
@@ -153,15 +159,55 @@ TEST(RemotingServerObserverTest, ReportsEachTwoWayResponseWithItsCodesAndTime) {
   raw.WriteCommand(unknown);
   ASSERT_TRUE(raw.ReadCommand().has_value());
 
+  // Reported when the write has finished, which may be just after the client read it.
+  ASSERT_TRUE(WaitFor([&] { return log->size() == 3; }));
   std::lock_guard lock(log->mu);
-  ASSERT_EQ(log->seen.size(), 3u);
-  EXPECT_EQ(std::get<0>(log->seen[0]), kEcho);
-  EXPECT_EQ(std::get<1>(log->seen[0]), response_code::kSuccess);
-  EXPECT_EQ(std::get<0>(log->seen[1]), kHold);
-  EXPECT_EQ(std::get<1>(log->seen[1]), response_code::kSystemBusy);
-  EXPECT_GE(std::get<2>(log->seen[1]), 20'000);  // held for 20 ms
-  EXPECT_EQ(std::get<0>(log->seen[2]), 99);
-  EXPECT_EQ(std::get<1>(log->seen[2]), response_code::kRequestCodeNotSupported);
+  EXPECT_EQ(log->seen[0].request_code, kEcho);
+  EXPECT_EQ(log->seen[0].response_code, response_code::kSuccess);
+  EXPECT_FALSE(log->seen[0].long_polling);
+  EXPECT_TRUE(log->seen[0].written);
+  EXPECT_EQ(log->seen[1].request_code, kHold);
+  EXPECT_EQ(log->seen[1].response_code, response_code::kSystemBusy);
+  EXPECT_GE(log->seen[1].elapsed_us, 20'000);  // held for 20 ms
+  EXPECT_TRUE(log->seen[1].long_polling);
+  EXPECT_TRUE(log->seen[1].written);
+  EXPECT_EQ(log->seen[2].request_code, 99);
+  EXPECT_EQ(log->seen[2].response_code, response_code::kRequestCodeNotSupported);
+  EXPECT_FALSE(log->seen[2].long_polling);
+  server.Shutdown();
+}
+
+TEST(RemotingServerObserverTest, AResponseToAClosedConnectionIsReportedAsNotWritten) {
+  RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  options.io_threads = 1;
+  RemotingServer server(options);
+  std::mutex held_mu;
+  std::vector<Responder> held;
+  server.RegisterProcessor(kHold, MakeProcessor([&](RemotingCommand, Responder r) {
+                             std::lock_guard lock(held_mu);
+                             held.push_back(r);
+                           }));
+  auto log = std::make_shared<ResponseLog>();
+  server.SetResponseObserver(log);
+  ASSERT_TRUE(server.Start().ok());
+  {
+    RawSocket raw(server.port());
+    auto hold = Request(kHold);
+    hold.opaque = 7;
+    raw.WriteCommand(hold);
+    ASSERT_TRUE(WaitFor([&] {
+      std::lock_guard lock(held_mu);
+      return held.size() == 1;
+    }));
+  }  // the client goes away while its request is held
+  ASSERT_TRUE(WaitFor([&] { return !held[0].channel()->IsActive(); }));
+  held[0].SendCode(response_code::kSuccess);
+  ASSERT_TRUE(WaitFor([&] { return log->size() == 1; }));
+  std::lock_guard lock(log->mu);
+  EXPECT_EQ(log->seen[0].request_code, kHold);
+  EXPECT_FALSE(log->seen[0].written);
+  EXPECT_FALSE(log->seen[0].long_polling);
   server.Shutdown();
 }
 
