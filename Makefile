@@ -52,6 +52,7 @@ run: deps $(BUILD_DIR)/build.ninja
 
 check-deps:
 	@bash scripts/check-deps.sh
+	@bash scripts/check-refs.sh
 
 test-fuzz: build-fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/run-fuzzers.sh $(FUZZ_DIR)
