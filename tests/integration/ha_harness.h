@@ -181,11 +181,11 @@ class LoadGenerator {
 struct ReplicaReport {
   int64_t acked = 0;
   int64_t stored = 0;          // messages read back (all queues)
-  int64_t lost = 0;            // acked, absent at its queue offset
+  int64_t lost = 0;            // acked, and absent from its queue (its offset empty or another's)
   int64_t lost_in_middle = 0;  // lost, yet a later message of the same queue is present
   int64_t duplicated = 0;      // a sequence number stored more than once in its queue
   int64_t out_of_order = 0;    // a sequence number lower than one before it in its queue
-  int64_t mismatched = 0;      // acked offset holds another message
+  int64_t mismatched = 0;      // acked offset holds another message; the acked one is elsewhere
   int64_t foreign = 0;         // bodies that are not the generator's
   std::string first_problem;   // a readable example, empty when none
 
