@@ -335,10 +335,14 @@ BrokerConfig::BrokerConfig() {
   s.broker_ip1 = LocalIPv4Address();
   s.broker_ip2 = s.broker_ip1;
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  s.send_message_thread_pool_nums = std::min(cores, 4);
-  s.pull_message_thread_pool_nums = 16 + 2 * cores;
-  s.query_message_thread_pool_nums = 8 + cores;
-  s.heartbeat_thread_pool_nums = std::min(32, cores);
+  s.send_message_thread_pool_nums = cores;
+  s.pull_message_thread_pool_nums = 2 * cores;
+  s.query_message_thread_pool_nums = cores;
+  s.admin_broker_thread_pool_nums = cores;
+  s.client_manage_thread_pool_nums = cores;
+  s.consumer_manage_thread_pool_nums = cores;
+  s.heartbeat_thread_pool_nums = cores;
+  s.server_selector_threads = cores;
   settings_ = std::make_shared<const BrokerSettings>(std::move(s));
 }
 

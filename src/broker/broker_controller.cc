@@ -342,6 +342,9 @@ Status BrokerController::Impl::Initialize() {
   options.tls = tls_;
   server_ = std::make_unique<remoting::RemotingServer>(options);
   options.listen_port = static_cast<uint16_t>(s->listen_port - 2);
+  // The fast ("VIP") port serves only clients that still enable the VIP channel (Java <= 4.4,
+  // docs/protocol/remoting.md §1.1): one IO thread is enough there.
+  options.io_threads = 1;
   fast_server_ = std::make_unique<remoting::RemotingServer>(options);
   context_.fast_server = fast_server_.get();
   APOGEE_RETURN_IF_ERROR(InitializeAcl(*s));

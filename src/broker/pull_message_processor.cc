@@ -63,6 +63,9 @@ void PullMessageProcessor::Hold(std::shared_ptr<const RemotingCommand> request,
       self->Process(request, responder, /*allow_suspend=*/false, deadline_ms);
     }
   };
+  held.reject = [responder] {
+    responder.SendCode(rc::kSystemBusy, "[OVERLOAD]system busy, start flow control for a while");
+  };
   held.bytes = request->body.size();
   for (const auto& [key, value] : request->ext_fields) held.bytes += key.size() + value.size();
   // Before parking: a message may wake the held pull (and answer it) at once.

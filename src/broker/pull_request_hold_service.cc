@@ -151,6 +151,12 @@ void PullRequestHoldService::Dispatch(std::vector<HeldPullRequest> ready) {
       // Keep a copy: TryExecute consumes the task only when it accepts it.
       std::function<void()> task = r.wakeup;
       if (executor_->TryExecute(std::move(task))) continue;
+      if (r.reject) {
+        GetLogger("broker")->warn("pull executor full; held pull of {}:{} answered SYSTEM_BUSY",
+                                  r.topic, r.queue_id);
+        r.reject();
+        continue;
+      }
       GetLogger("broker")->warn("pull executor full; re-executing a held pull of {}:{} inline",
                                 r.topic, r.queue_id);
     }

@@ -13,7 +13,8 @@
 //
 // Threads: one service thread for the checks. Re-executions are handed to the executor
 // given at construction (the pull executor), or run on the notifying thread when there is
-// none or it is full; they never run under the service's lock.
+// none; when it is full the request is answered SYSTEM_BUSY (its `reject`), so the reput
+// thread that notifies never runs pulls. Never under the service's lock.
 // Thread-safety: every public method may be called from any thread.
 #pragma once
 
@@ -51,6 +52,9 @@ struct HeldPullRequest {
   // What holding it costs (the request's header and body; the service adds its own
   // per-entry overhead), for max_held_bytes.
   size_t bytes = 0;
+  // Answers SYSTEM_BUSY instead, when the pull executor is full: a woken pull never runs on
+  // the notifying thread (the store's reput thread). Null: run `wakeup` there after all.
+  std::function<void()> reject;
 };
 
 struct PullRequestHoldOptions {

@@ -53,6 +53,16 @@ std::shared_ptr<PullRequestHoldService> CreateHoldService(BrokerContext& context
   return hold;
 }
 
+// Sends run inline on the connection's IO thread (no executor hop, issue 13) when the put
+// completes at once: ASYNC_FLUSH on a broker that is not a SYNC_MASTER. The put only copies
+// into mapped memory then; its answer is queued with the other answers of the same read and
+// written once. Otherwise (SYNC_FLUSH, SYNC_MASTER) sends run on the send executor
+// (sendMessageThreadPoolNums) and are answered from the flush / replication callbacks.
+bool SendRunsInline(const BrokerSettings& settings) {
+  return settings.store.flush_type() == store::FlushDiskType::kAsyncFlush &&
+         settings.store.role() != store::BrokerRole::kSyncMaster;
+}
+
 }  // namespace
 
 void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer& server) {
@@ -80,9 +90,12 @@ void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer
 
   EnsureBrokerStats(context);
   auto send = std::make_shared<SendMessageProcessor>(&context);
-  server.RegisterProcessor(req::kSendMessage, send, context.executors.send);
-  server.RegisterProcessor(req::kSendMessageV2, send, context.executors.send);
-  server.RegisterProcessor(req::kSendBatchMessage, send, context.executors.send);
+  std::shared_ptr<remoting::Executor> send_executor = SendRunsInline(*context.config->Get())
+                                                          ? nullptr
+                                                          : context.executors.send;
+  server.RegisterProcessor(req::kSendMessage, send, send_executor);
+  server.RegisterProcessor(req::kSendMessageV2, send, send_executor);
+  server.RegisterProcessor(req::kSendBatchMessage, send, send_executor);
 
   auto manage = std::make_shared<ConsumerManageProcessor>(&context);
   server.RegisterProcessor(req::kQueryConsumerOffset, manage, context.executors.consumer_manage);

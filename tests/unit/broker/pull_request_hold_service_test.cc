@@ -4,7 +4,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <map>
+#include <thread>
 
 #include "remoting/executor.h"
 #include "send_pull_test_util.h"
@@ -135,6 +137,45 @@ TEST(PullRequestHoldServiceCapTest, RefusesPastTheCountAndByteCapsAndFreesOnWake
   EXPECT_TRUE(too_big.Is(StatusCode::kBusy));
   EXPECT_NE(too_big.message().find("pullHoldMaxBytes"), std::string::npos) << too_big.message();
   EXPECT_EQ(small.HeldCount(), 1u);
+}
+
+TEST(PullRequestHoldServiceExecutorTest, FullPullExecutorAnswersBusyInsteadOfRunningInline) {
+  // One thread, busy, and a queue of one: the second woken pull cannot be queued. It must be
+  // answered SYSTEM_BUSY (reject), never run on the notifying (reput) thread.
+  auto executor = std::make_shared<remoting::ThreadPoolExecutor>("pull", 1, 1);
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::promise<void> started;
+  ASSERT_TRUE(executor->TryExecute([&] {
+    started.set_value();
+    released.wait();
+  }));
+  started.get_future().wait();
+  ManualClock clock;
+  PullRequestHoldService service(&clock, [](std::string_view, int32_t) { return int64_t{0}; },
+                                 executor);
+  std::atomic<int> woken{0}, rejected{0};
+  std::atomic<bool> ran_on_notifier{false};
+  const auto notifier = std::this_thread::get_id();
+  for (int i = 0; i < 2; ++i) {
+    HeldPullRequest r;
+    r.topic = "T";
+    r.queue_id = 1;
+    r.pull_from_offset = 5;
+    r.timeout_ms = 15000;
+    r.wakeup = [&] {
+      if (std::this_thread::get_id() == notifier) ran_on_notifier = true;
+      woken++;
+    };
+    r.reject = [&] { rejected++; };
+    ASSERT_TRUE(service.SuspendPullRequest(std::move(r)).ok());
+  }
+  service.NotifyMessageArriving("T", 1, 6);
+  EXPECT_EQ(rejected.load(), 1);
+  release.set_value();
+  executor->Shutdown();
+  EXPECT_EQ(woken.load(), 1);
+  EXPECT_FALSE(ran_on_notifier.load());
 }
 
 TEST(PullRequestHoldServiceThreadTest, ServiceThreadAnswersAtTheDeadlineNotAtTheNextPeriod) {
