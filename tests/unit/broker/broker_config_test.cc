@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "testutil/test_util.h"
@@ -78,6 +79,46 @@ TEST(BrokerConfigTest, AppliesJavaKeysIncludingStoreKeys) {
   // brokerIP2 follows brokerIP1 when not given; HA port is listenPort + 1.
   EXPECT_EQ(s->HaServerAddr(), "10.1.1.1:20912");
   EXPECT_EQ(s->ConfigDir(), "/data/store/config");
+}
+
+TEST(BrokerConfigTest, PoolSizesComeFromTheCoreCountUnlessAJavaKeyGivesThem) {
+  // Issue 13: no Java thread counts by default (more threads than cores only add context
+  // switches), but a broker.conf that names a pool size still gets it.
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  BrokerConfig defaults;
+  auto d = defaults.Get();
+  EXPECT_EQ(d->send_message_thread_pool_nums, cores);
+  EXPECT_EQ(d->pull_message_thread_pool_nums, 2 * cores);
+  EXPECT_EQ(d->query_message_thread_pool_nums, cores);
+  EXPECT_EQ(d->admin_broker_thread_pool_nums, cores);
+  EXPECT_EQ(d->client_manage_thread_pool_nums, cores);
+  EXPECT_EQ(d->consumer_manage_thread_pool_nums, cores);
+  EXPECT_EQ(d->heartbeat_thread_pool_nums, cores);
+  EXPECT_EQ(d->server_selector_threads, cores);
+
+  BrokerConfig config;
+  std::vector<std::string> unknown;
+  ASSERT_TRUE(config
+                  .ApplyProperties({{"sendMessageThreadPoolNums", "16"},
+                                    {"pullMessageThreadPoolNums", "64"},
+                                    {"queryMessageThreadPoolNums", "9"},
+                                    {"adminBrokerThreadPoolNums", "11"},
+                                    {"clientManageThreadPoolNums", "33"},
+                                    {"consumerManageThreadPoolNums", "31"},
+                                    {"heartbeatThreadPoolNums", "7"},
+                                    {"serverSelectorThreads", "5"}},
+                                   &unknown)
+                  .ok());
+  EXPECT_TRUE(unknown.empty());
+  auto s = config.Get();
+  EXPECT_EQ(s->send_message_thread_pool_nums, 16);
+  EXPECT_EQ(s->pull_message_thread_pool_nums, 64);
+  EXPECT_EQ(s->query_message_thread_pool_nums, 9);
+  EXPECT_EQ(s->admin_broker_thread_pool_nums, 11);
+  EXPECT_EQ(s->client_manage_thread_pool_nums, 33);
+  EXPECT_EQ(s->consumer_manage_thread_pool_nums, 31);
+  EXPECT_EQ(s->heartbeat_thread_pool_nums, 7);
+  EXPECT_EQ(s->server_selector_threads, 5);
 }
 
 TEST(BrokerConfigTest, UnknownKeysAreReportedByName) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include "broker/consumer_manager.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/pull_request_hold_service.h"
@@ -9,6 +11,7 @@
 #include "message/message_record.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/response_code.h"
+#include "remoting/executor.h"
 #include "send_pull_test_util.h"
 
 namespace apogee::broker {
@@ -180,6 +183,43 @@ TEST_F(PullMessageProcessorTest, LongPollingAnswersWhenAMessageArrives) {
   ASSERT_EQ(Messages(*r).size(), 1u);
   EXPECT_EQ(Messages(*r)[0].body, "wake up");
   EXPECT_EQ(hold_->HeldCount(), 0u);
+}
+
+TEST_F(PullMessageProcessorTest, WokenPullWithTheFullPullPoolIsAnsweredSystemBusy) {
+  // The pull pool: its one thread busy and its queue (of one) full, so a woken pull can be
+  // neither run nor queued. It must get SYSTEM_BUSY (clients pull again after their
+  // back-off), never run on the thread that noticed the message (the store's reput thread).
+  auto executor = std::make_shared<remoting::ThreadPoolExecutor>("pull", 1, 1);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> started;
+  ASSERT_TRUE(executor->TryExecute([&started, released] {
+    started.set_value();
+    released.wait();
+  }));
+  started.get_future().wait();
+  ASSERT_TRUE(executor->TryExecute([] {}));
+  hold_->Shutdown();
+  hold_ = std::make_shared<PullRequestHoldService>(
+      Clock::Real(),
+      [this](std::string_view t, int32_t q) { return harness_.store->GetMaxOffsetInQueue(t, q); },
+      executor);
+  processor_ = std::make_shared<PullMessageProcessor>(&harness_.context, hold_);
+
+  auto channel = std::make_shared<FakeChannel>();
+  protocol::RemotingCommand request =
+      PullRequest("T", 1, 0, kPullFlagSubscription | kPullFlagSuspend, "*", 10000);
+  remoting::Responder responder(channel, request);
+  processor_->ProcessRequest(std::move(request), responder);
+  ASSERT_EQ(hold_->HeldCount(), 1u);
+  Send(1, "wake up");
+  auto r = channel->WaitResponse(1, std::chrono::seconds(5));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, rc::kSystemBusy) << r->remark.value_or("");
+  EXPECT_EQ(r->opaque, 9);
+  EXPECT_EQ(hold_->HeldCount(), 0u);
+  release.set_value();
+  executor->Shutdown();
 }
 
 TEST_F(PullMessageProcessorTest, LongPollingKeepsWaitingThroughMessagesTheFilterRejects) {
