@@ -16,7 +16,7 @@ export CCACHE_NOHASHDIR := true
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps build build-asan build-fuzz run run-namesrv test test-unit test-asan test-fuzz \
-        test-integration fuzz-campaign fuzz-summary bench format check-deps clean
+        test-integration fuzz-campaign fuzz-summary bench bench-peers format check-deps clean
 
 all: build
 
@@ -83,6 +83,11 @@ test: check-deps test-fuzz test-asan build
 
 bench: build
 	@bash scripts/run-benchmarks.sh $(BUILD_DIR)
+
+# Apogee beside NATS JetStream, Redis Streams and RabbitMQ, one run (bench/peers/README.md);
+# not part of `make test`. Knobs: DURATION, BACKLOG_MIB, SYSTEMS, WRITE_DOCS, KEEP_SCRATCH.
+bench-peers:
+	BUILD_DIR=$(BUILD_DIR) CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) bash bench/peers/run.sh
 
 format:
 	find src include apps tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i

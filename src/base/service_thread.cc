@@ -11,7 +11,7 @@ ServiceThread::~ServiceThread() {
   // derived part that Run() uses is gone. Join anyway so the thread never outlives us.
   if (thread_.joinable()) {
     stopped_.store(true, std::memory_order_release);
-    Wakeup();
+    Notify();
     thread_.join();
   }
 }
@@ -29,11 +29,16 @@ void ServiceThread::Start() {
 
 void ServiceThread::Shutdown() {
   stopped_.store(true, std::memory_order_release);
-  Wakeup();
+  Notify();  // never the fast path: the loop must see stopped_ now
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
 void ServiceThread::Wakeup() {
+  if (wake_pending_.exchange(true, std::memory_order_acq_rel)) return;
+  Notify();
+}
+
+void ServiceThread::Notify() {
   {
     std::lock_guard lock(mu_);
     notified_ = true;
@@ -49,6 +54,7 @@ void ServiceThread::WaitForRunning(int64_t interval_ms) {
                    [this] { return notified_ || stopped(); });
     }
     notified_ = false;
+    wake_pending_.store(false, std::memory_order_release);
   }
   OnWaitEnd();
 }

@@ -23,7 +23,9 @@ class ServiceThread {
   void Start();
   // Asks Run() to end, wakes it and joins the thread. Safe to call more than once.
   void Shutdown();
-  // Ends a pending WaitForRunning() early (or makes the next one return at once).
+  // Ends a pending WaitForRunning() early (or makes the next one return at once). Cheap
+  // when a wake-up is already pending (one atomic exchange, no lock): hot paths call it
+  // once per message (a put wakes the reput and flush threads).
   void Wakeup();
   bool stopped() const { return stopped_.load(std::memory_order_acquire); }
 
@@ -35,11 +37,16 @@ class ServiceThread {
   virtual void OnWaitEnd() {}
 
  private:
+  void Notify();  // the slow path of Wakeup(): sets notified_ under the lock and signals
+
   std::string name_;
   std::thread thread_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool notified_ = false;  // guarded by mu_
+  // True from a Wakeup() until the WaitForRunning() that consumes it: a Wakeup() that finds
+  // it set skips the lock, since notified_ is (or is about to be) set already.
+  std::atomic<bool> wake_pending_{false};
   std::atomic<bool> stopped_{false};
   std::atomic<bool> started_{false};
 };

@@ -51,13 +51,18 @@ struct BrokerSettings {
   std::string region_id = "DefaultRegion";
   bool trace_on = true;
 
-  int32_t send_message_thread_pool_nums = 4;    // min(cores, 4)
-  int32_t pull_message_thread_pool_nums = 20;   // 16 + 2 x cores
-  int32_t query_message_thread_pool_nums = 10;  // 8 + cores
-  int32_t admin_broker_thread_pool_nums = 16;
-  int32_t client_manage_thread_pool_nums = 32;
-  int32_t consumer_manage_thread_pool_nums = 32;
-  int32_t heartbeat_thread_pool_nums = 2;  // min(32, cores)
+  // Pool maximums. The defaults come from the core count (set by BrokerConfig(), the
+  // values here are for 2 cores), not Java's counts: no processor here blocks on a lock
+  // held across IO, so more threads than cores only add context switches (issue 13).
+  // Threads start on demand (remoting::ThreadPoolExecutor); a key given in broker.conf
+  // sets the maximum as in Java.
+  int32_t send_message_thread_pool_nums = 2;     // cores
+  int32_t pull_message_thread_pool_nums = 4;     // 2 x cores (a pull may fault pages in)
+  int32_t query_message_thread_pool_nums = 2;    // cores
+  int32_t admin_broker_thread_pool_nums = 2;     // cores
+  int32_t client_manage_thread_pool_nums = 2;    // cores
+  int32_t consumer_manage_thread_pool_nums = 2;  // cores
+  int32_t heartbeat_thread_pool_nums = 2;        // cores
   int32_t send_thread_pool_queue_capacity = 10000;
   int32_t pull_thread_pool_queue_capacity = 100000;
   int32_t query_thread_pool_queue_capacity = 20000;
@@ -103,7 +108,7 @@ struct BrokerSettings {
   int32_t listen_port = 10911;  // BrokerStartup's value, not Netty's 8888
   std::string bind_address = "0.0.0.0";
   int32_t server_worker_threads = 8;
-  int32_t server_selector_threads = 3;
+  int32_t server_selector_threads = 2;  // IO threads of the main port: cores (BrokerConfig())
   int32_t server_channel_max_idle_time_seconds = 120;
   // writeBufferHighWaterMark & co. (docs/security.md, "Resource limits").
   remoting::ServerLimitSettings server_limits;

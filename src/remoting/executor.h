@@ -24,7 +24,11 @@ class Executor {
   virtual bool TryExecute(std::function<void()> task) = 0;
 };
 
-// A fixed number of threads over a bounded FIFO queue.
+// Up to `threads` threads over a bounded FIFO queue. Threads start on demand: a task queued
+// while no thread is idle starts one more, up to the maximum, and started threads stay until
+// Shutdown(). A broker with a dozen families therefore idles with only the threads its
+// traffic ever needed (issue 13: idle broker <= 16 threads), while a configured pool size
+// (Java's *ThreadPoolNums keys) still bounds the concurrency under load.
 class ThreadPoolExecutor final : public Executor {
  public:
   // `queue_capacity` bounds the tasks waiting (not counting those running).
@@ -37,17 +41,21 @@ class ThreadPoolExecutor final : public Executor {
   // Rejects new tasks, runs the queued ones, joins the threads. Idempotent.
   void Shutdown();
   size_t queued() const;
+  // Threads started so far (at most the maximum given to the constructor).
+  size_t started_threads() const;
 
  private:
-  void Loop();
+  void Loop(size_t index);
 
   const std::string name_;
+  const size_t max_threads_;
   const size_t capacity_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> queue_;  // guarded by mu_
   bool shutdown_ = false;                    // guarded by mu_
-  std::vector<std::thread> threads_;
+  size_t idle_ = 0;                          // guarded by mu_: threads waiting for a task
+  std::vector<std::thread> threads_;         // guarded by mu_
 };
 
 }  // namespace apogee::remoting

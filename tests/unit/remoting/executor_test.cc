@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <future>
+#include <thread>
 
 namespace apogee::remoting {
 namespace {
@@ -36,6 +37,37 @@ TEST(ThreadPoolExecutorTest, RejectsWhenQueueFull) {
   release.set_value();
   executor.Shutdown();
   EXPECT_EQ(executor.queued(), 0u);
+}
+
+TEST(ThreadPoolExecutorTest, StartsThreadsOnlyWhenTasksNeedThem) {
+  ThreadPoolExecutor executor("test", 4, 100);
+  EXPECT_EQ(executor.started_threads(), 0u);  // an idle pool costs no thread
+  for (int i = 0; i < 3; ++i) {
+    std::promise<void> done;
+    ASSERT_TRUE(executor.TryExecute([&] { done.set_value(); }));
+    done.get_future().wait();
+  }
+  // One task at a time: a thread starts only when none is idle (one may not yet be back to
+  // waiting when the next task comes), so never more threads than tasks.
+  EXPECT_GE(executor.started_threads(), 1u);
+  EXPECT_LE(executor.started_threads(), 3u);
+
+  // Four tasks blocked at once need four threads; the maximum bounds the pool.
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::atomic<int> running{0};
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(executor.TryExecute([&] {
+      running++;
+      released.wait();
+    }));
+  }
+  while (running.load() < 4) std::this_thread::yield();
+  EXPECT_EQ(executor.started_threads(), 4u);
+  EXPECT_EQ(running.load(), 4);
+  release.set_value();
+  executor.Shutdown();
+  EXPECT_EQ(running.load(), 6);
 }
 
 TEST(ThreadPoolExecutorTest, RejectsAfterShutdown) {
