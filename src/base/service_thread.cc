@@ -53,8 +53,12 @@ void ServiceThread::WaitForRunning(int64_t interval_ms) {
       cv_.wait_for(lock, std::chrono::milliseconds(interval_ms),
                    [this] { return notified_ || stopped(); });
     }
+    // Clear the pending flag before consuming notified_, with an exchange: a Wakeup() that
+    // still finds it set is ordered before this (its writes are visible to the work that
+    // follows); one that finds it clear takes the slow path and sets notified_ again, so the
+    // next wait returns at once. Clearing it after notified_ would lose such a wake-up.
+    wake_pending_.exchange(false, std::memory_order_acq_rel);
     notified_ = false;
-    wake_pending_.store(false, std::memory_order_release);
   }
   OnWaitEnd();
 }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 namespace apogee {
 namespace {
@@ -32,6 +34,43 @@ TEST(ServiceThreadTest, WakeupCutsWaitShortAndShutdownJoins) {
   EXPECT_GE(t.rounds.load(), 1);
   t.Shutdown();
   EXPECT_TRUE(t.stopped());
+}
+
+// Sees the value a producer published before each Wakeup(): a lost wake-up leaves it behind
+// for the whole (long) wait interval.
+class LatestValueThread : public ServiceThread {
+ public:
+  LatestValueThread() : ServiceThread("latest") {}
+  ~LatestValueThread() override { Shutdown(); }
+  std::atomic<int> published{0};
+  std::atomic<int> seen{0};
+
+ protected:
+  void Run() override {
+    while (!stopped()) {
+      WaitForRunning(60'000);
+      seen.store(published.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    }
+  }
+};
+
+TEST(ServiceThreadTest, NoWakeupIsLostWhileTheThreadConsumesAnother) {
+  // Wakeup() skips the lock when a wake-up is already pending; one that races with the
+  // thread consuming the pending one must still be seen (the thread runs again), or the
+  // last value would wait out the 60 s interval.
+  LatestValueThread t;
+  t.Start();
+  constexpr int kRounds = 20'000;
+  for (int i = 1; i <= kRounds; ++i) {
+    t.published.store(i, std::memory_order_relaxed);
+    t.Wakeup();
+    if (i % 64 == 0) std::this_thread::yield();
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (t.seen.load() != kRounds && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(t.seen.load(), kRounds);
 }
 
 }  // namespace
