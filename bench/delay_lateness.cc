@@ -31,6 +31,7 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "bench_ports.h"
 #include "broker/broker_config.h"
 #include "broker/broker_controller.h"
 #include "message/message.h"
@@ -43,9 +44,8 @@
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 #include "protocol/send_headers.h"
+#include "protocol/system_topics.h"
 #include "remoting/remoting_client.h"
-
-#include "bench_ports.h"
 
 namespace {
 
@@ -127,7 +127,7 @@ class Bench {
   void CreateTopic(const std::string& topic) {
     apogee::protocol::CreateTopicRequestHeader h;
     h.topic = topic;
-    h.default_topic = "TBW102";
+    h.default_topic = apogee::protocol::kAutoCreateTopicKeyTopic;
     h.read_queue_nums = kQueues;
     h.write_queue_nums = kQueues;
     h.perm = 6;
@@ -182,7 +182,7 @@ class Bench {
       apogee::protocol::SendMessageRequestHeaderV2 h;
       h.producer_group = "LatenessPG";
       h.topic = topic;
-      h.default_topic = "TBW102";
+      h.default_topic = apogee::protocol::kAutoCreateTopicKeyTopic;
       h.default_topic_queue_nums = kQueues;
       h.queue_id = i % kQueues;
       h.born_timestamp = apogee::NowMillis();

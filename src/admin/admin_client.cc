@@ -7,9 +7,12 @@
 #include "message/message_record.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/custom_header.h"
+#include "protocol/mix_all.h"
 #include "protocol/namesrv_headers.h"
+#include "protocol/pull_sys_flag.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::admin {
 namespace rc = protocol::request_code;
@@ -21,7 +24,6 @@ namespace {
 // The broker reads this extField to treat QUERY_MESSAGE's key as a UNIQ_KEY.
 constexpr char kUniqueKeyQueryFlag[] = "_UNIQUE_KEY_QUERY";
 // PullSysFlag.FLAG_SUBSCRIPTION: the pull carries its own subscription expression.
-constexpr int32_t kPullFlagSubscription = 0x4;
 
 template <typename H>
 RemotingCommand Request(int32_t code, const H& header) {
@@ -224,7 +226,7 @@ Result<int32_t> MQAdminClient::AddWritePerm(std::string_view namesrv, std::strin
 Status MQAdminClient::CreateTopic(std::string_view broker_addr, const protocol::TopicConfig& config) {
   protocol::CreateTopicRequestHeader header;
   header.topic = config.topic_name;
-  header.default_topic = "TBW102";  // Java's TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC
+  header.default_topic = protocol::kAutoCreateTopicKeyTopic;
   header.read_queue_nums = config.read_queue_nums;
   header.write_queue_nums = config.write_queue_nums;
   header.perm = config.perm;
@@ -437,7 +439,7 @@ Result<std::vector<message::MessageExt>> MQAdminClient::Pull(std::string_view br
   header.max_msg_nums = max_nums;
   // Only the subscription flag: the broker filters by this request's "*" instead of a
   // registered consumer's subscription; no commit, no suspend.
-  header.sys_flag = kPullFlagSubscription;
+  header.sys_flag = protocol::kPullFlagSubscription;
   header.subscription = "*";
   APOGEE_ASSIGN_OR_RETURN(RemotingCommand r,
                           transport_->Invoke(broker_addr, Request(rc::kPullMessage, header), timeout_));
@@ -463,7 +465,7 @@ Result<std::vector<std::string>> MQAdminClient::MasterAddrsOfCluster(std::string
   for (const std::string& name : it->second) {
     auto b = info.broker_addr_table.find(name);
     if (b == info.broker_addr_table.end()) continue;
-    auto master = b->second.broker_addrs.find(protocol::kMasterBrokerId);
+    auto master = b->second.broker_addrs.find(protocol::kMasterId);
     if (master != b->second.broker_addrs.end()) addrs.push_back(master->second);
   }
   return addrs;
@@ -473,7 +475,7 @@ Result<std::map<std::string, std::string>> MQAdminClient::MasterAddrsOfTopic(std
   APOGEE_ASSIGN_OR_RETURN(protocol::TopicRouteData route, GetTopicRoute(topic));
   std::map<std::string, std::string> out;
   for (const protocol::BrokerData& b : route.broker_datas) {
-    auto master = b.broker_addrs.find(protocol::kMasterBrokerId);
+    auto master = b.broker_addrs.find(protocol::kMasterId);
     if (master != b.broker_addrs.end()) out[b.broker_name] = master->second;
   }
   return out;

@@ -6,6 +6,8 @@
 #include "client/mq_client_api.h"
 #include "message/message_record.h"
 #include "protocol/consumer_headers.h"
+#include "protocol/mix_all.h"
+#include "protocol/pull_sys_flag.h"
 #include "protocol/response_code.h"
 #include "protocol/route_data.h"
 #include "protocol/topic_config.h"
@@ -15,7 +17,6 @@ namespace {
 
 constexpr auto kRpcTimeout = std::chrono::seconds(5);
 // PullSysFlag.FLAG_SUBSCRIPTION: the pull carries its own "*" subscription.
-constexpr int32_t kPullFlagSubscription = 0x4;
 constexpr int32_t kPullBatch = 32;
 // A thread whose queues all came back empty waits this long before asking again.
 constexpr auto kIdleWait = std::chrono::milliseconds(2);
@@ -50,7 +51,7 @@ Status ConsumerWorkload::Start(BenchStats* stats) {
     if (!(q.perm & protocol::kPermRead)) continue;
     std::string addr;
     for (const protocol::BrokerData& b : route.broker_datas) {
-      auto m = b.broker_addrs.find(protocol::kMasterBrokerId);
+      auto m = b.broker_addrs.find(protocol::kMasterId);
       if (b.broker_name == q.broker_name && m != b.broker_addrs.end()) addr = m->second;
     }
     if (addr.empty()) continue;
@@ -81,7 +82,7 @@ void ConsumerWorkload::PullLoop(std::vector<QueueCursor> queues) {
       header.queue_id = q.queue_id;
       header.queue_offset = q.offset;
       header.max_msg_nums = kPullBatch;
-      header.sys_flag = kPullFlagSubscription;
+      header.sys_flag = protocol::kPullFlagSubscription;
       header.subscription = "*";
       auto r = api_->PullMessageSync(q.broker_addr, header, kRpcTimeout);
       if (!r.ok()) {

@@ -5,6 +5,8 @@
 
 #include "base/string_util.h"
 #include "protocol/json_util.h"
+#include "protocol/mix_all.h"
+#include "protocol/perm_name.h"
 
 namespace apogee::admin {
 
@@ -24,14 +26,6 @@ Result<std::vector<std::string>> TargetBrokers(const ParsedOptions& options, MQA
                                  cluster_flag + ")");
 }
 
-std::string PermToString(int32_t perm) {
-  std::string s = "---";
-  if (perm & protocol::kPermRead) s[0] = 'R';
-  if (perm & protocol::kPermWrite) s[1] = 'W';
-  if (perm & protocol::kPermInherit) s[2] = 'X';
-  return s;
-}
-
 std::string TopicConfigToString(const protocol::TopicConfig& c) {
   std::string attrs = "{";
   for (const auto& [k, v] : c.attributes) {
@@ -39,11 +33,12 @@ std::string TopicConfigToString(const protocol::TopicConfig& c) {
     attrs += k + "=" + v;
   }
   attrs += "}";
-  return "TopicConfig [topicName=" + c.topic_name + ", readQueueNums=" +
-         std::to_string(c.read_queue_nums) + ", writeQueueNums=" + std::to_string(c.write_queue_nums) +
-         ", perm=" + PermToString(c.perm) + ", topicFilterType=" + c.topic_filter_type +
-         ", topicSysFlag=" + std::to_string(c.topic_sys_flag) + ", order=" + (c.order ? "true" : "false") +
-         ", attributes=" + attrs + "]";
+  return "TopicConfig [topicName=" + c.topic_name +
+         ", readQueueNums=" + std::to_string(c.read_queue_nums) +
+         ", writeQueueNums=" + std::to_string(c.write_queue_nums) +
+         ", perm=" + protocol::PermToString(c.perm) + ", topicFilterType=" + c.topic_filter_type +
+         ", topicSysFlag=" + std::to_string(c.topic_sys_flag) +
+         ", order=" + (c.order ? "true" : "false") + ", attributes=" + attrs + "]";
 }
 
 Result<std::map<std::string, std::string>> ParseAttributes(std::string_view text) {
@@ -105,12 +100,12 @@ Result<int64_t> ParseTimestampArg(std::string_view text, int64_t now_ms) {
 }
 
 Result<std::map<std::string, std::string>> MastersForGroup(MQAdminClient* admin, const std::string& group) {
-  auto masters = admin->MasterAddrsOfTopic("%RETRY%" + group);
+  auto masters = admin->MasterAddrsOfTopic(protocol::RetryTopic(group));
   if (masters.ok() || !masters.status().IsNotFound()) return masters;
   APOGEE_ASSIGN_OR_RETURN(protocol::ClusterInfo info, admin->GetBrokerClusterInfo());
   std::map<std::string, std::string> all;
   for (const auto& [name, data] : info.broker_addr_table) {
-    auto m = data.broker_addrs.find(protocol::kMasterBrokerId);
+    auto m = data.broker_addrs.find(protocol::kMasterId);
     if (m != data.broker_addrs.end()) all[name] = m->second;
   }
   return all;

@@ -20,9 +20,6 @@ Result<std::vector<std::string>> TargetBrokers(const ParsedOptions& options, MQA
                                                const std::string& broker_flag = "brokerAddr",
                                                const std::string& cluster_flag = "clusterName");
 
-// PermName.perm2String: "RW-" style (R, W, X for inherit).
-std::string PermToString(int32_t perm);
-
 // Java's TopicConfig.toString().
 std::string TopicConfigToString(const protocol::TopicConfig& config);
 

@@ -5,6 +5,7 @@
 
 #include "admin/command_util.h"
 #include "admin/table_printer.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::admin {
 
@@ -29,8 +30,6 @@ Result<protocol::ConsumeStats> ExamineConsumeStats(MQAdminClient* admin, const s
 }
 
 namespace {
-
-constexpr std::string_view kRetryPrefix = "%RETRY%";
 
 Status UpdateSubGroup(const ParsedOptions& o, CommandContext& ctx) {
   SubscriptionGroupSettings s;
@@ -73,8 +72,7 @@ Status DeleteSubGroup(const ParsedOptions& o, CommandContext& ctx) {
   }
   if (o.Has("clusterName")) {
     // Java also drops the group's retry and DLQ topics when a whole cluster loses it.
-    for (const std::string prefix : {"%RETRY%", "%DLQ%"}) {
-      std::string topic = prefix + group;
+    for (const std::string& topic : {protocol::RetryTopic(group), protocol::DlqTopic(group)}) {
       bool deleted = true;
       for (const std::string& addr : brokers) deleted &= admin->DeleteTopicInBroker(addr, topic).ok();
       if (deleted && admin->DeleteTopicInNamesrv(topic, o.Get("clusterName")).ok()) {
@@ -93,8 +91,8 @@ Status ConsumerProgress(const ParsedOptions& o, CommandContext& ctx) {
     TablePrinter table({{"#Group", 64}, {"#Count", 6}, {"#Version", 24, true, " "}, {"#Type", 5},
                         {"#Model", 14}, {"#TPS", 7}, {"#Diff Total", 0}});
     for (const std::string& t : topics.topic_list) {
-      if (!t.starts_with(kRetryPrefix)) continue;
-      std::string group = t.substr(kRetryPrefix.size());
+      if (!protocol::IsRetryTopic(t)) continue;
+      std::string group = t.substr(protocol::kRetryGroupTopicPrefix.size());
       auto stats = ExamineConsumeStats(admin, group, std::nullopt);
       if (!stats.ok()) continue;
       int64_t diff = 0;

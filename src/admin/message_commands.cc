@@ -11,12 +11,12 @@
 #include "message/message_id.h"
 #include "message/uniq_key.h"
 #include "protocol/consumer_headers.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::admin {
 namespace {
 
 // The group Java's tools pull with when the user names none (MixAll.TOOLS_CONSUMER_GROUP).
-constexpr char kToolsConsumerGroup[] = "TOOLS_CONSUMER";
 
 void Line(std::ostream& out, const std::string& label, const std::string& value) {
   out << Pad(label, 20, true) << " " << value << "\n";
@@ -125,7 +125,8 @@ Status QueryMsgByOffset(const ParsedOptions& o, CommandContext& ctx) {
   APOGEE_ASSIGN_OR_RETURN(MQAdminClient * admin, ctx.Admin(o));
   APOGEE_ASSIGN_OR_RETURN(std::string addr, MasterOfBrokerName(admin, topic, o.Get("brokerName")));
   int64_t next = 0;
-  APOGEE_ASSIGN_OR_RETURN(auto msgs, admin->Pull(addr, kToolsConsumerGroup, topic, queue_id, offset, 1, &next));
+  APOGEE_ASSIGN_OR_RETURN(auto msgs, admin->Pull(addr, protocol::kToolsConsumerGroup, topic,
+                                                 queue_id, offset, 1, &next));
   if (msgs.empty() || msgs.front().queue_offset != offset) {
     return Status::NotFound("no message at offset " + std::to_string(offset) + " of " + topic + " queue " +
                             std::to_string(queue_id) + " on " + o.Get("brokerName"));
@@ -168,7 +169,7 @@ void PrintConsumed(std::ostream& out, const message::MessageExt& m) {
 Status ConsumeMessage(const ParsedOptions& o, CommandContext& ctx) {
   std::string topic = o.Get("topic");
   bool commit = o.Has("consumerGroup");
-  std::string group = o.Get("consumerGroup", kToolsConsumerGroup);
+  std::string group = o.Get("consumerGroup", std::string(protocol::kToolsConsumerGroup));
   APOGEE_ASSIGN_OR_RETURN(int64_t remaining, o.GetInt64("MessageNumber", 128));
   APOGEE_ASSIGN_OR_RETURN(int64_t begin_ts, o.GetInt64("beginTimestamp", -1));
   APOGEE_ASSIGN_OR_RETURN(int64_t end_ts, o.GetInt64("endTimestamp", std::numeric_limits<int64_t>::max()));

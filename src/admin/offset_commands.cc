@@ -6,11 +6,10 @@
 #include "admin/command_util.h"
 #include "admin/progress.h"
 #include "admin/table_printer.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::admin {
 namespace {
-
-constexpr std::string_view kDlqPrefix = "%DLQ%";
 
 int64_t NowMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -154,7 +153,7 @@ Status RedriveDlq(const ParsedOptions& o, CommandContext& ctx) {
   if (o.Has("brokerAddr")) {
     brokers[o.Get("brokerAddr")] = o.Get("brokerAddr");
   } else {
-    auto masters = admin->MasterAddrsOfTopic(std::string(kDlqPrefix) + header.consumer_group);
+    auto masters = admin->MasterAddrsOfTopic(protocol::DlqTopic(header.consumer_group));
     if (!masters.ok() && masters.status().IsNotFound()) {
       return Status::NotFound("group " + header.consumer_group + " has no dead-letter queue (topic %DLQ%" +
                               header.consumer_group + " has no route)");

@@ -4,12 +4,10 @@
 
 #include "admin/command_util.h"
 #include "admin/table_printer.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::admin {
 namespace {
-
-constexpr std::string_view kRetryPrefix = "%RETRY%";
-constexpr std::string_view kDlqPrefix = "%DLQ%";
 
 Status UpdateTopic(const ParsedOptions& o, CommandContext& ctx) {
   protocol::TopicConfig config;
@@ -42,7 +40,8 @@ Status UpdateTopic(const ParsedOptions& o, CommandContext& ctx) {
       APOGEE_ASSIGN_OR_RETURN(std::string name, BrokerNameOfAddr(admin, addr));
       conf += (conf.empty() ? "" : ";") + name + ":" + std::to_string(config.write_queue_nums);
     }
-    APOGEE_RETURN_IF_ERROR(admin->PutKvConfig("ORDER_TOPIC_CONFIG", config.topic_name, conf));
+    APOGEE_RETURN_IF_ERROR(
+        admin->PutKvConfig(protocol::kOrderTopicConfigNamespace, config.topic_name, conf));
     ctx.out() << "set orderConf. isOrder=true, orderConf=[" << conf << "]\n";
   }
   ctx.out() << TopicConfigToString(config) << "\n";
@@ -82,7 +81,7 @@ Status TopicList(const ParsedOptions& o, CommandContext& ctx) {
   APOGEE_ASSIGN_OR_RETURN(protocol::ClusterInfo info, admin->GetBrokerClusterInfo());
   TablePrinter table({{"#Cluster Name", 20}, {"#Topic", 48}, {"#Consumer Group", 48}});
   for (const std::string& topic : list.topic_list) {
-    if (topic.starts_with(kRetryPrefix) || topic.starts_with(kDlqPrefix)) continue;
+    if (protocol::IsRetryTopic(topic) || protocol::IsDlqTopic(topic)) continue;
     std::string cluster = ClusterOfTopic(admin, info, topic);
     std::set<std::string> groups;
     auto masters = admin->MasterAddrsOfTopic(topic);

@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "base/string_util.h"
 #include "broker/permission.h"
+#include "protocol/perm_name.h"
 
 namespace apogee::broker {
 namespace {
@@ -352,7 +353,7 @@ Status BrokerConfig::Validate(const BrokerSettings& s) {
     return Status::InvalidArgument("brokerClusterName must not be empty");
   }
   if (s.broker_ip1.empty()) return Status::InvalidArgument("brokerIP1 must not be empty");
-  if (!IsValidPerm(s.broker_permission)) {
+  if (!protocol::IsValidPerm(s.broker_permission)) {
     return Status::InvalidArgument(fmt::format(
         "invalid value '{}' for brokerPermission: unknown permission bits", s.broker_permission));
   }

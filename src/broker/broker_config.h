@@ -25,6 +25,7 @@
 #include "base/config_table.h"
 #include "base/status.h"
 #include "base/tls_config.h"
+#include "protocol/system_topics.h"
 #include "protocol/topic_config.h"
 #include "remoting/server_limits_config.h"
 #include "store/store_config.h"
@@ -47,7 +48,7 @@ struct BrokerSettings {
   bool broker_topic_enable = true;
   bool auto_create_subscription_group = true;
   bool trace_topic_enable = false;
-  std::string msg_trace_topic_name = "RMQ_SYS_TRACE_TOPIC";
+  std::string msg_trace_topic_name = std::string(protocol::kTraceTopic);
   std::string region_id = "DefaultRegion";
   bool trace_on = true;
 

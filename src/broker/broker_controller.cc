@@ -32,6 +32,7 @@
 #include "ha/ha_service.h"
 #include "acl/credentials_file.h"
 #include "acl/plain_acl_file.h"
+#include "protocol/perm_name.h"
 #include "remoting/executor.h"
 #include "remoting/remoting_client.h"
 #include "remoting/remoting_server.h"
@@ -356,7 +357,7 @@ Status BrokerController::Impl::Initialize() {
   config_->SetUpdateListener([this](const std::vector<std::string>& keys) {
     if (std::find(keys.begin(), keys.end(), "brokerPermission") != keys.end()) {
       Log()->info("brokerPermission changed to {}; registering now",
-                  PermToString(config_->Get()->broker_permission));
+                  protocol::PermToString(config_->Get()->broker_permission));
       context_.RequestRegisterBrokerAll();
     }
   });

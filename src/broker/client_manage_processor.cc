@@ -15,8 +15,10 @@
 #include "protocol/custom_header.h"
 #include "protocol/heartbeat_data.h"
 #include "protocol/lock_batch_body.h"
+#include "protocol/mix_all.h"
 #include "protocol/response_code.h"
 #include "protocol/topic_config.h"
+#include "protocol/topic_sys_flag.h"
 
 namespace apogee::broker {
 namespace {
@@ -25,7 +27,6 @@ namespace rc = protocol::response_code;
 using protocol::RemotingCommand;
 
 // TopicSysFlag.buildSysFlag(false, true): the retry topic of a unit-mode group.
-constexpr int32_t kTopicSysFlagUnitSub = 0x2;
 
 RemotingCommand Error(const RemotingCommand& request, int32_t code, std::string remark) {
   return RemotingCommand::MakeResponse(request, code, std::move(remark));
@@ -93,11 +94,11 @@ RemotingCommand ClientManageProcessor::HeartBeat(const RemotingCommand& request,
       for (const protocol::SubscriptionData& sub : subscriptions) {
         has_order_topic = has_order_topic || topic_config_manager_->IsOrderTopic(sub.topic);
       }
-      const std::string retry_topic = std::string(kRetryGroupTopicPrefix) + consumer.group_name;
+      const std::string retry_topic = protocol::RetryTopic(consumer.group_name);
       Result<protocol::TopicConfig> created =
           topic_config_manager_->CreateTopicInSendMessageBackMethod(
               retry_topic, group->retry_queue_nums, protocol::kPermRead | protocol::kPermWrite,
-              has_order_topic, consumer.unit_mode ? kTopicSysFlagUnitSub : 0);
+              has_order_topic, consumer.unit_mode ? protocol::kTopicSysFlagUnitSub : 0);
       if (!created.ok()) {
         GetLogger("broker")->warn("HEART_BEAT of group {}: cannot create {}: {}",
                                   consumer.group_name, retry_topic, created.status().ToString());

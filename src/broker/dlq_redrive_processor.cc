@@ -1,11 +1,11 @@
 #include "broker/dlq_redrive_processor.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "base/logging.h"
 #include "broker/broker_config.h"
@@ -18,6 +18,8 @@
 #include "message/message_record.h"
 #include "protocol/admin_headers.h"
 #include "protocol/custom_header.h"
+#include "protocol/mix_all.h"
+#include "protocol/perm_name.h"
 #include "protocol/response_code.h"
 #include "protocol/topic_config.h"
 #include "store/message_store.h"
@@ -29,7 +31,6 @@ using protocol::RemotingCommand;
 
 namespace {
 
-constexpr std::string_view kDlqTopicPrefix = "%DLQ%";
 constexpr int32_t kDlqQueueId = 0;  // Java's DLQ_NUMS_PER_GROUP = 1
 constexpr int32_t kPageSize = 32;
 constexpr int64_t kReadMaxBytes = 4 * 1024 * 1024;
@@ -63,20 +64,21 @@ RemotingCommand DlqRedriveProcessor::Redrive(const RemotingCommand& request) {
       protocol::DecodeCustomHeader<protocol::RedriveDlqMessageRequestHeader>(request);
   if (!header.ok()) return answer(rc::kSystemError, header.status().message());
   const std::shared_ptr<const BrokerSettings> settings = context_->config->Get();
-  if (!IsWriteable(settings->broker_permission) ||
+  if (!protocol::IsWriteable(settings->broker_permission) ||
       settings->store.role() == store::BrokerRole::kSlave) {
-    return answer(rc::kNoPermission,
-                  fmt::format("the broker[{}] is not writable (brokerPermission {}, role {}): "
-                              "redrive the DLQ on a writable master",
-                              settings->broker_ip1, PermToString(settings->broker_permission),
-                              settings->store.broker_role));
+    return answer(
+        rc::kNoPermission,
+        fmt::format("the broker[{}] is not writable (brokerPermission {}, role {}): "
+                    "redrive the DLQ on a writable master",
+                    settings->broker_ip1, protocol::PermToString(settings->broker_permission),
+                    settings->store.broker_role));
   }
   const std::string& group = header->consumer_group;
   if (group.empty()) {
     // A request without extFields passes the decoder's required checks.
     return answer(rc::kSystemError, "the custom field consumerGroup is null");
   }
-  const std::string dlq = std::string(kDlqTopicPrefix) + group;
+  const std::string dlq = protocol::DlqTopic(group);
   // Never auto-creates the group: a typo must not answer "0 redriven" as if all was well.
   if (!context_->subscription_group_manager->ContainsSubscriptionGroup(group) &&
       !context_->topic_config_manager->ContainsTopic(dlq)) {

@@ -9,6 +9,7 @@
 #include "broker/topic_config_manager.h"
 #include "message/message.h"
 #include "message/message_format.h"
+#include "protocol/system_topics.h"
 #include "store/delay_level_table.h"
 
 namespace apogee::broker {
@@ -50,7 +51,7 @@ bool RedirectDelayed(const store::DelayLevelTable& levels, const MessageRoute& r
     (void)route.properties->Set(message::kPropertyDelayTimeLevel, std::to_string(clamped));
   }
   SaveRealTopic(route);
-  *route.topic = std::string(kScheduleTopic);
+  *route.topic = std::string(protocol::kScheduleTopic);
   *route.queue_id = store::DelayLevelToQueueId(clamped);
   return true;
 }
@@ -59,7 +60,7 @@ void RedirectToHalf(const MessageRoute& route) {
   SaveRealTopic(route);
   *route.sys_flag =
       (*route.sys_flag & ~message::kTransactionTypeMask) | message::kTransactionNotType;
-  *route.topic = std::string(kTransHalfTopic);
+  *route.topic = std::string(protocol::kTransHalfTopic);
   *route.queue_id = 0;
 }
 
@@ -73,7 +74,8 @@ Result<bool> RedirectTimer(int64_t now_ms, int64_t max_delay_ms, bool enabled,
     EraseTimerRequest(&props);  // a DELAY level wins over the timer properties
     return false;
   }
-  if (*route.topic == kTimerTopic || props.Has(message::kPropertyTimerOutMs)) return false;
+  if (*route.topic == protocol::kTimerTopic || props.Has(message::kPropertyTimerOutMs))
+    return false;
 
   std::optional<int64_t> deliver_ms;
   for (std::string_view key : kTimerRequestProperties) {
@@ -110,7 +112,7 @@ Result<bool> RedirectTimer(int64_t now_ms, int64_t max_delay_ms, bool enabled,
   }
   (void)props.Set(message::kPropertyTimerOutMs, std::to_string(*deliver_ms));
   SaveRealTopic(route);
-  *route.topic = std::string(kTimerTopic);
+  *route.topic = std::string(protocol::kTimerTopic);
   *route.queue_id = 0;
   return true;
 }

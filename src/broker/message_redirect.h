@@ -29,10 +29,6 @@ class DelayLevelTable;
 
 namespace apogee::broker {
 
-// Java 5.x's TimerMessageStore.TIMER_TOPIC (protocol/system_topics.h); same value as
-// store::kTimerTopicName.
-using protocol::kTimerTopic;
-
 // The routing parts of a message, as pointers into the caller's own fields.
 struct MessageRoute {
   std::string* topic = nullptr;

@@ -1,5 +1,5 @@
-// Topic and broker permission bits (Java's PermName) and the checks the send and pull
-// paths make before touching the store. The checks return PermissionDenied whose message
+// The checks the send and pull paths make before touching the store, on Java's PermName bits
+// (protocol/perm_name.h). The checks return PermissionDenied whose message
 // is the remark Java puts into the NO_PERMISSION response, naming the topic or broker.
 #pragma once
 
@@ -13,17 +13,6 @@
 namespace apogee::broker {
 
 struct BrokerSettings;
-
-inline bool IsReadable(int32_t perm) { return (perm & protocol::kPermRead) != 0; }
-inline bool IsWriteable(int32_t perm) { return (perm & protocol::kPermWrite) != 0; }
-inline bool IsInherited(int32_t perm) { return (perm & protocol::kPermInherit) != 0; }
-inline bool IsPriority(int32_t perm) { return (perm & protocol::kPermPriority) != 0; }
-
-// PermName.perm2String: "RWX" with '-' for a missing bit, X = inherit ("RW-" for 6).
-std::string PermToString(int32_t perm);
-
-// True when `perm` uses only the four known bits.
-bool IsValidPerm(int32_t perm);
 
 // Sending to `topic_config` on this broker: OK, or PermissionDenied
 // "the broker[<brokerIP1>:<port>] sending message is forbidden" when the broker's write

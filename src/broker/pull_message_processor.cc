@@ -6,8 +6,8 @@
 #include <limits>
 #include <utility>
 
-#include "base/logging.h"
 #include "base/clock.h"
+#include "base/logging.h"
 #include "broker/broker_config.h"
 #include "broker/broker_stats_manager.h"
 #include "broker/consumer_manager.h"
@@ -21,6 +21,9 @@
 #include "protocol/consumer_headers.h"
 #include "protocol/custom_header.h"
 #include "protocol/heartbeat_data.h"
+#include "protocol/mix_all.h"
+#include "protocol/perm_name.h"
+#include "protocol/pull_sys_flag.h"
 #include "protocol/response_code.h"
 #include "remoting/response_observer.h"
 #include "store/message_store.h"
@@ -31,8 +34,6 @@ namespace rc = protocol::response_code;
 using protocol::RemotingCommand;
 
 namespace {
-
-constexpr int64_t kMasterId = 0;
 
 std::string ClientAddress(const remoting::Responder& responder) {
   return responder.channel() ? responder.channel()->RemoteAddress() : std::string("unknown");
@@ -101,7 +102,7 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
   }
   const protocol::PullMessageRequestHeader& header = *decoded;
 
-  if (!IsReadable(settings->broker_permission)) {
+  if (!protocol::IsReadable(settings->broker_permission)) {
     return refuse(rc::kNoPermission,
                   fmt::format("the broker[{}] pulling message is forbidden", settings->broker_ip1));
   }
@@ -120,9 +121,9 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
                                                  header.consumer_group));
   }
 
-  const bool has_suspend = (header.sys_flag & kPullFlagSuspend) != 0;
-  const bool has_commit_offset = (header.sys_flag & kPullFlagCommitOffset) != 0;
-  const bool has_subscription = (header.sys_flag & kPullFlagSubscription) != 0;
+  const bool has_suspend = protocol::HasSuspendFlag(header.sys_flag);
+  const bool has_commit_offset = protocol::HasCommitOffsetFlag(header.sys_flag);
+  const bool has_subscription = protocol::HasSubscriptionFlag(header.sys_flag);
   const int64_t suspend_timeout_ms = has_suspend ? header.suspend_timeout_millis : 0;
 
   std::optional<protocol::TopicConfig> topic =
@@ -205,7 +206,7 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
   response_header.next_begin_offset = result.next_begin_offset;
   response_header.min_offset = result.min_offset;
   response_header.max_offset = result.max_offset;
-  response_header.suggest_which_broker_id = kMasterId;
+  response_header.suggest_which_broker_id = protocol::kMasterId;
   if (settings->slave_read_enable) {
     response_header.suggest_which_broker_id =
         result.suggest_pulling_from_slave ? group->which_broker_when_consume_slowly

@@ -30,13 +30,6 @@ namespace apogee::broker {
 
 class PullRequestHoldService;
 
-// PullSysFlag bits (RQ:cm/sysflag/PullSysFlag.java).
-inline constexpr int32_t kPullFlagCommitOffset = 0x1;
-inline constexpr int32_t kPullFlagSuspend = 0x2;
-inline constexpr int32_t kPullFlagSubscription = 0x4;
-inline constexpr int32_t kPullFlagClassFilter = 0x8;
-inline constexpr int32_t kPullFlagLitePull = 0x10;
-
 class PullMessageProcessor : public remoting::RequestProcessor,
                              public std::enable_shared_from_this<PullMessageProcessor> {
  public:

@@ -8,6 +8,7 @@
 #include "base/logging.h"
 #include "broker/stored_message.h"
 #include "broker/topic_config_manager.h"
+#include "protocol/system_topics.h"
 #include "store/message_store.h"
 
 namespace apogee::broker {
@@ -40,8 +41,8 @@ Status ScheduleMessageService::Start() {
   // is moved to the nearest end.
   for (int32_t level = 1; level <= levels_.max_level(); ++level) {
     const int32_t queue_id = store::DelayLevelToQueueId(level);
-    const int64_t min = store_->GetMinOffsetInQueue(kScheduleTopic, queue_id);
-    const int64_t max = store_->GetMaxOffsetInQueue(kScheduleTopic, queue_id);
+    const int64_t min = store_->GetMinOffsetInQueue(protocol::kScheduleTopic, queue_id);
+    const int64_t max = store_->GetMaxOffsetInQueue(protocol::kScheduleTopic, queue_id);
     const int64_t offset = offsets_->Get(level);
     const int64_t corrected = std::clamp(offset, min, std::max(min, max));
     if (corrected != offset) {
@@ -93,7 +94,7 @@ int64_t ScheduleMessageService::DeliverLevel(int32_t level, int64_t now_ms) {
   const int64_t delay = levels_.DelayMillis(level);
   int64_t offset = offsets_->Get(level);
   while (true) {
-    const int64_t max = store_->GetMaxOffsetInQueue(kScheduleTopic, queue_id);
+    const int64_t max = store_->GetMaxOffsetInQueue(protocol::kScheduleTopic, queue_id);
     if (offset >= max) break;
     // The filter sees the entries in queue order: accept the due prefix, stop at the
     // first entry still in the future and remember its time.
@@ -112,7 +113,7 @@ int64_t ScheduleMessageService::DeliverLevel(int32_t level, int64_t now_ms) {
       return true;
     };
     store::GetMessageResult got =
-        store_->GetMessages(kScheduleTopic, queue_id, offset, kBatch, INT32_MAX, due);
+        store_->GetMessages(protocol::kScheduleTopic, queue_id, offset, kBatch, INT32_MAX, due);
     if (got.status == store::GetStatus::kOffsetTooSmall ||
         got.status == store::GetStatus::kOffsetOverflowBadly) {
       offset = got.next_begin_offset;  // expired or replaced files: follow the store

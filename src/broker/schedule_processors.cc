@@ -15,6 +15,7 @@
 #include "broker/timer_message_service.h"
 #include "broker/topic_config_manager.h"
 #include "protocol/request_code.h"
+#include "protocol/system_topics.h"
 #include "remoting/remoting_server.h"
 #include "store/delay_level_table.h"
 
@@ -55,9 +56,9 @@ void InstallServices(BrokerContext& context, env::Env* env) {
       [weak = std::weak_ptr<ScheduleServices>(services), previous = std::move(previous)](
           std::string_view topic, int32_t queue_id, int64_t next_queue_offset) {
         if (previous) previous(topic, queue_id, next_queue_offset);
-        if (topic != kScheduleTopic && topic != kTimerTopic) return;
+        if (topic != protocol::kScheduleTopic && topic != protocol::kTimerTopic) return;
         if (auto s = weak.lock()) {
-          if (topic == kScheduleTopic) {
+          if (topic == protocol::kScheduleTopic) {
             s->schedule->NotifyArrival();
           } else {
             s->timer->NotifyArrival();

@@ -17,6 +17,8 @@
 #include "message/message_format.h"
 #include "message/message_record.h"
 #include "protocol/custom_header.h"
+#include "protocol/mix_all.h"
+#include "protocol/perm_name.h"
 #include "protocol/response_code.h"
 #include "protocol/send_headers.h"
 #include "protocol/topic_config.h"
@@ -33,7 +35,6 @@ namespace {
 constexpr int32_t kVersionHonoursMaxReconsumeTimes = 121;
 // The first retry waits level 3 (10 s with the default table), then one level more each time.
 constexpr int32_t kFirstRetryDelayLevel = 3;
-constexpr int32_t kDlqNumsPerGroup = 1;  // MixAll.DLQ_NUMS_PER_GROUP
 // TopicSysFlag.buildSysFlag(false, true): the retry topic of a unit-mode group.
 constexpr int32_t kTopicSysFlagUnitSub = 0x2;
 
@@ -67,7 +68,7 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
                        fmt::format("subscription group not exist, {}", header->group));
     return;
   }
-  if (!IsWriteable(settings->broker_permission)) {
+  if (!protocol::IsWriteable(settings->broker_permission)) {
     responder.SendCode(rc::kNoPermission, fmt::format("the broker[{}] sending message is forbidden",
                                                       settings->broker_ip1));
     return;
@@ -78,7 +79,7 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
   }
 
   TopicConfigManager& topics = *context_->topic_config_manager;
-  std::string new_topic = std::string(kRetryGroupTopicPrefix) + header->group;
+  std::string new_topic = protocol::RetryTopic(header->group);
   int32_t queue_id = RandomQueueId(group->retry_queue_nums);
   Result<protocol::TopicConfig> retry_config = topics.CreateTopicInSendMessageBackMethod(
       new_topic, group->retry_queue_nums, protocol::kPermRead | protocol::kPermWrite, false,
@@ -88,7 +89,7 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
                                                      retry_config.status().message()));
     return;
   }
-  if (!IsWriteable(retry_config->perm)) {
+  if (!protocol::IsWriteable(retry_config->perm)) {
     responder.SendCode(rc::kNoPermission,
                        fmt::format("the topic[{}] sending message is forbidden", new_topic));
     return;
@@ -111,10 +112,10 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
   }
   int32_t delay_level = header->delay_level;
   if (msg.reconsume_times >= max_reconsume || delay_level < 0) {
-    new_topic = std::string(kDlqGroupTopicPrefix) + header->group;
-    queue_id = RandomQueueId(kDlqNumsPerGroup);
+    new_topic = protocol::DlqTopic(header->group);
+    queue_id = RandomQueueId(protocol::kDlqNumsPerGroup);
     Result<protocol::TopicConfig> dlq_config = topics.CreateTopicInSendMessageBackMethod(
-        new_topic, kDlqNumsPerGroup, protocol::kPermWrite, false, 0);
+        new_topic, protocol::kDlqNumsPerGroup, protocol::kPermWrite, false, 0);
     if (!dlq_config.ok()) {
       responder.SendCode(rc::kSystemError, fmt::format("topic[{}] not exist: {}", new_topic,
                                                        dlq_config.status().message()));

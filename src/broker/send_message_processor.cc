@@ -26,10 +26,13 @@
 #include "message/properties.h"
 #include "message/uniq_key.h"
 #include "protocol/custom_header.h"
+#include "protocol/mix_all.h"
+#include "protocol/perm_name.h"
 #include "protocol/response_code.h"
 #include "protocol/send_headers.h"
 #include "protocol/system_topics.h"
 #include "protocol/topic_config.h"
+#include "protocol/topic_sys_flag.h"
 #include "store/message_store.h"
 
 namespace apogee::broker {
@@ -52,12 +55,6 @@ constexpr std::string_view kMsgRegion = "MSG_REGION";
 constexpr std::string_view kTraceOn = "TRACE_ON";
 // MQVersion V3_4_9: from this request version on, the header's maxReconsumeTimes counts.
 constexpr int32_t kVersionHonoursMaxReconsumeTimes = 121;
-// TopicSysFlag bits (RQ:cm/sysflag/TopicSysFlag.java).
-constexpr int32_t kTopicSysFlagUnit = 0x1;
-constexpr int32_t kTopicSysFlagUnitSub = 0x2;
-// One DLQ queue per group (MixAll.DLQ_NUMS_PER_GROUP).
-constexpr int32_t kDlqNumsPerGroup = 1;
-
 // Every sysFlag bit a client may set: compression (and its type), multi tags, the
 // transaction type, IPv6 hosts, 5.x's unwrap and inner-batch bits.
 constexpr int32_t kClientSysFlagBits = message::kCompressedFlag | message::kMultiTagsFlag |
@@ -202,7 +199,7 @@ bool SendMessageProcessor::CheckAndResolve(const BrokerSettings& settings,
   (void)request;
   const std::string& topic = header.topic;
   TopicConfigManager& topics = *context_->topic_config_manager;
-  if (!IsWriteable(settings.broker_permission) && topics.IsOrderTopic(topic)) {
+  if (!protocol::IsWriteable(settings.broker_permission) && topics.IsOrderTopic(topic)) {
     Refuse(response, rc::kNoPermission,
            fmt::format("the broker[{}] sending message is forbidden", settings.broker_ip1));
     return false;
@@ -228,13 +225,14 @@ bool SendMessageProcessor::CheckAndResolve(const BrokerSettings& settings,
   if (!config) {
     int32_t topic_sys_flag = 0;
     if (header.unit_mode) {
-      topic_sys_flag =
-          StartsWith(topic, kRetryGroupTopicPrefix) ? kTopicSysFlagUnitSub : kTopicSysFlagUnit;
+      topic_sys_flag = StartsWith(topic, protocol::kRetryGroupTopicPrefix)
+                           ? protocol::kTopicSysFlagUnitSub
+                           : protocol::kTopicSysFlagUnit;
     }
     const std::string remote = responder.channel() ? responder.channel()->RemoteAddress() : "";
     Result<protocol::TopicConfig> created = topics.CreateTopicInSendMessageMethod(
         topic, header.default_topic, remote, header.default_topic_queue_nums, topic_sys_flag);
-    if (!created.ok() && StartsWith(topic, kRetryGroupTopicPrefix)) {
+    if (!created.ok() && StartsWith(topic, protocol::kRetryGroupTopicPrefix)) {
       created = topics.CreateTopicInSendMessageBackMethod(
           topic, 1, protocol::kPermRead | protocol::kPermWrite, false, topic_sys_flag);
     }
@@ -284,8 +282,8 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
   // %RETRY%<group>: the group must exist; too many reconsumes go to %DLQ%<group>
   // (Java's handleRetryAndDLQ).
   bool to_dlq = false;
-  if (StartsWith(target.topic, kRetryGroupTopicPrefix)) {
-    const std::string group = target.topic.substr(kRetryGroupTopicPrefix.size());
+  if (StartsWith(target.topic, protocol::kRetryGroupTopicPrefix)) {
+    const std::string group = target.topic.substr(protocol::kRetryGroupTopicPrefix.size());
     std::optional<SubscriptionGroupConfig> group_config =
         context_->subscription_group_manager->FindSubscriptionGroupConfig(group);
     if (!group_config) {
@@ -299,10 +297,10 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
       max_reconsume = *header.max_reconsume_times;
     }
     if (header.reconsume_times.value_or(0) >= max_reconsume) {
-      const std::string dlq = std::string(kDlqGroupTopicPrefix) + group;
+      const std::string dlq = protocol::DlqTopic(group);
       Result<protocol::TopicConfig> dlq_config =
           context_->topic_config_manager->CreateTopicInSendMessageBackMethod(
-              dlq, kDlqNumsPerGroup, protocol::kPermWrite, false, 0);
+              dlq, protocol::kDlqNumsPerGroup, protocol::kPermWrite, false, 0);
       if (!dlq_config.ok()) {
         Refuse(&response, rc::kSystemError,
                fmt::format("topic[{}] not exist: {}", dlq, dlq_config.status().message()));
@@ -310,7 +308,7 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
         return;
       }
       target.topic = dlq;
-      target.queue_id = RandomQueueId(kDlqNumsPerGroup);
+      target.queue_id = RandomQueueId(protocol::kDlqNumsPerGroup);
       target.topic_config = std::move(*dlq_config);
       to_dlq = true;
     }
@@ -416,7 +414,7 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
     Refuse(&response, code, std::move(remark));
     responder.Send(std::move(response));
   };
-  if (StartsWith(target.topic, kRetryGroupTopicPrefix)) {
+  if (StartsWith(target.topic, protocol::kRetryGroupTopicPrefix)) {
     return refuse(rc::kMessageIllegal,
                   fmt::format("batch request does not support retry group {}", target.topic));
   }

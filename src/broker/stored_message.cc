@@ -5,6 +5,7 @@
 #include "broker/message_redirect.h"
 #include "broker/topic_config_manager.h"
 #include "message/message_record.h"
+#include "protocol/system_topics.h"
 #include "store/message_store.h"
 
 namespace apogee::broker {
@@ -53,7 +54,7 @@ DeliverOutcome DeliverParkedMessage(store::MessageStore* store, const store::Mes
     explain(restored.ToString());
     return DeliverOutcome::kDiscarded;
   }
-  if (msg->topic == kTransHalfTopic) {
+  if (msg->topic == protocol::kTransHalfTopic) {
     // Java refuses to deliver a delayed message into the half topic.
     explain(fmt::format("message at CommitLog offset {} names the half-transaction topic",
                         ref.phy_offset));

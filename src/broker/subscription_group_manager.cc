@@ -9,6 +9,7 @@
 #include "broker/config_file.h"
 // The protocol module's lenient fastjson-style JSON helpers (RapidJSON underneath).
 #include "protocol/json_util.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::broker {
 namespace {
@@ -139,14 +140,14 @@ Status ValidateGroupName(std::string_view group) {
 SubscriptionGroupManager::SubscriptionGroupManager(const BrokerConfig* config, env::Env* env,
                                                    std::string path, const Clock* clock)
     : config_(config), clock_(clock), file_(std::make_unique<ConfigFile>(env, std::move(path))) {
-  AddSystemGroup(kToolsConsumerGroup, false);
-  AddSystemGroup(kFilterServerConsumerGroup, false);
-  AddSystemGroup(kSelfTestConsumerGroup, false);
-  AddSystemGroup("CID_ONS-HTTP-PROXY", true);
-  AddSystemGroup("CID_ONSAPI_PULL", true);
-  AddSystemGroup("CID_ONSAPI_PERMISSION", true);
-  AddSystemGroup("CID_ONSAPI_OWNER", true);
-  AddSystemGroup("CID_SYS_RMQ_TRANS", true);
+  AddSystemGroup(protocol::kToolsConsumerGroup, false);
+  AddSystemGroup(protocol::kFilterServerConsumerGroup, false);
+  AddSystemGroup(protocol::kSelfTestConsumerGroup, false);
+  AddSystemGroup(protocol::kOnsHttpProxyGroup, true);
+  AddSystemGroup(protocol::kCidOnsapiPullGroup, true);
+  AddSystemGroup(protocol::kCidOnsapiPermissionGroup, true);
+  AddSystemGroup(protocol::kCidOnsapiOwnerGroup, true);
+  AddSystemGroup(protocol::kCidSysRmqTransGroup, true);
 }
 
 SubscriptionGroupManager::~SubscriptionGroupManager() = default;
@@ -221,7 +222,7 @@ std::optional<SubscriptionGroupConfig> SubscriptionGroupManager::FindSubscriptio
     std::lock_guard<std::mutex> lock(mu_);
     auto it = table_.find(group);
     if (it != table_.end()) return it->second;
-    const bool system = group.rfind(kSysConsumerGroupPrefix, 0) == 0;
+    const bool system = group.rfind(protocol::kSysConsumerGroupPrefix, 0) == 0;
     if (!config_->Get()->auto_create_subscription_group && !system) return std::nullopt;
     if (!ValidateGroupName(group).ok()) return std::nullopt;
     created.group_name = std::string(group);

@@ -62,10 +62,6 @@ std::string EncodeSubscriptionGroupConfig(const SubscriptionGroupConfig& config)
 // numbers as strings accepted. Corruption naming the field otherwise; groupName required.
 Result<SubscriptionGroupConfig> DecodeSubscriptionGroupConfig(std::string_view json);
 
-inline constexpr std::string_view kToolsConsumerGroup = "TOOLS_CONSUMER";
-inline constexpr std::string_view kFilterServerConsumerGroup = "FILTERSRV_CONSUMER";
-inline constexpr std::string_view kSelfTestConsumerGroup = "SELF_TEST_C_GROUP";
-inline constexpr std::string_view kSysConsumerGroupPrefix = "CID_RMQ_SYS_";
 inline constexpr size_t kGroupMaxLength = 255;
 
 // Group names follow the topic character rules ([A-Za-z0-9%_|-]) with at most 255

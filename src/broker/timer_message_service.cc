@@ -14,6 +14,7 @@
 #include "message/message_format.h"
 #include "message/message_record.h"
 #include "protocol/json_util.h"
+#include "protocol/system_topics.h"
 #include "store/message_store.h"
 
 namespace apogee::broker {
@@ -138,7 +139,7 @@ Status TimerMessageService::Start() {
         file_->Load([&loaded](std::string_view content) { return loaded.Decode(content); });
     if (!found.ok()) return found.status();
     progress_ = std::move(loaded);
-    const int64_t min = store_->GetMinOffsetInQueue(kTimerTopic, kTimerQueueId);
+    const int64_t min = store_->GetMinOffsetInQueue(protocol::kTimerTopic, kTimerQueueId);
     if (progress_.commit_offset() < min) {
       GetLogger("broker")->warn(
           "timer: commitOffset {} is below the queue's min offset {}; "
@@ -210,10 +211,10 @@ int64_t TimerMessageService::ScanAndDeliver(int64_t now_ms) {
 
 void TimerMessageService::ScanNewEntries() {
   while (true) {
-    const int64_t max = store_->GetMaxOffsetInQueue(kTimerTopic, kTimerQueueId);
+    const int64_t max = store_->GetMaxOffsetInQueue(protocol::kTimerTopic, kTimerQueueId);
     if (scanned_to_ >= max) return;
-    store::GetMessageResult got =
-        store_->GetMessages(kTimerTopic, kTimerQueueId, scanned_to_, kScanBatch, INT32_MAX);
+    store::GetMessageResult got = store_->GetMessages(protocol::kTimerTopic, kTimerQueueId,
+                                                      scanned_to_, kScanBatch, INT32_MAX);
     for (const store::MessageRef& ref : got.messages) {
       if (progress_.IsDelivered(ref.queue_offset)) continue;
       message::DecodeOptions options;
@@ -238,7 +239,7 @@ int64_t TimerMessageService::DeliverDueLocked(int64_t now_ms) {
   while (!pending_.empty() && pending_.begin()->first <= now_ms) {
     const int64_t queue_offset = pending_.begin()->second;
     store::GetMessageResult got =
-        store_->GetMessages(kTimerTopic, kTimerQueueId, queue_offset, 1, INT32_MAX);
+        store_->GetMessages(protocol::kTimerTopic, kTimerQueueId, queue_offset, 1, INT32_MAX);
     if (!got.messages.empty() && got.messages.front().queue_offset == queue_offset) {
       std::string why;
       DeliverOutcome outcome = DeliverParkedMessage(store_, got.messages.front(), &why);

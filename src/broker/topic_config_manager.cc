@@ -9,6 +9,9 @@
 #include "broker/config_file.h"
 #include "broker/permission.h"
 #include "broker/subscription_group_manager.h"
+#include "protocol/mix_all.h"
+#include "protocol/perm_name.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::broker {
 namespace {
@@ -22,17 +25,17 @@ bool IsTopicChar(char c) {
 
 std::string Describe(const protocol::TopicConfig& c) {
   return fmt::format("{{topicName={}, readQueueNums={}, writeQueueNums={}, perm={}, order={}}}",
-                     c.topic_name, c.read_queue_nums, c.write_queue_nums, PermToString(c.perm),
-                     c.order);
+                     c.topic_name, c.read_queue_nums, c.write_queue_nums,
+                     protocol::PermToString(c.perm), c.order);
 }
 
 }  // namespace
 
 Status ValidateTopicName(std::string_view topic) {
   if (topic.empty()) return Status::InvalidArgument("the topic name is empty");
-  if (topic.size() > kTopicMaxLength) {
-    return Status::InvalidArgument(
-        fmt::format("the topic name '{}' is longer than {} characters", topic, kTopicMaxLength));
+  if (topic.size() > protocol::kTopicMaxLength) {
+    return Status::InvalidArgument(fmt::format("the topic name '{}' is longer than {} characters",
+                                               topic, protocol::kTopicMaxLength));
   }
   for (char c : topic) {
     if (!IsTopicChar(c)) {
@@ -41,7 +44,7 @@ Status ValidateTopicName(std::string_view topic) {
           topic));
     }
   }
-  if (topic == kAutoCreateTopicKeyTopic) {
+  if (topic == protocol::kAutoCreateTopicKeyTopic) {
     return Status::InvalidArgument(
         fmt::format("the topic name '{}' is reserved for automatic topic creation", topic));
   }
@@ -49,9 +52,7 @@ Status ValidateTopicName(std::string_view topic) {
 }
 
 Status ValidateMessageTopicName(std::string_view topic) {
-  const bool group_topic =
-      topic.substr(0, kRetryGroupTopicPrefix.size()) == kRetryGroupTopicPrefix ||
-      topic.substr(0, kDlqGroupTopicPrefix.size()) == kDlqGroupTopicPrefix;
+  const bool group_topic = protocol::IsRetryTopic(topic) || protocol::IsDlqTopic(topic);
   return group_topic ? ValidateGroupName(topic) : ValidateTopicName(topic);
 }
 
@@ -82,23 +83,23 @@ void TopicConfigManager::AddSystemTopics() {
   };
   constexpr int32_t kRW = protocol::kPermRead | protocol::kPermWrite;
   std::lock_guard<std::mutex> lock(mu_);
-  PutSystemTopic(topic(kSelfTestTopic, 1));
+  PutSystemTopic(topic(protocol::kSelfTestTopic, 1));
   if (s->auto_create_topic_enable) {
-    PutSystemTopic(
-        topic(kAutoCreateTopicKeyTopic, s->default_topic_queue_nums, protocol::kPermInherit | kRW));
+    PutSystemTopic(topic(protocol::kAutoCreateTopicKeyTopic, s->default_topic_queue_nums,
+                         protocol::kPermInherit | kRW));
   }
-  PutSystemTopic(topic(kBenchmarkTopic, 1024));
+  PutSystemTopic(topic(protocol::kBenchmarkTopic, 1024));
   // Java leaves the cluster topic at TopicConfig's default 16 queues.
   PutSystemTopic(topic(s->broker_cluster_name, 16,
                        protocol::kPermInherit | (s->cluster_topic_enable ? kRW : 0)));
   PutSystemTopic(
       topic(s->broker_name, 1, protocol::kPermInherit | (s->broker_topic_enable ? kRW : 0)));
-  PutSystemTopic(topic(kOffsetMovedEventTopic, 1));
-  PutSystemTopic(topic(kScheduleTopic, kScheduleTopicQueueNums));
+  PutSystemTopic(topic(protocol::kOffsetMovedEventTopic, 1));
+  PutSystemTopic(topic(protocol::kScheduleTopic, protocol::kScheduleTopicQueueNums));
   if (s->trace_topic_enable) PutSystemTopic(topic(s->msg_trace_topic_name, 1));
-  PutSystemTopic(topic(fmt::format("{}_{}", s->broker_cluster_name, kReplyTopicPostfix), 1));
-  PutSystemTopic(topic(kTransHalfTopic, 1));
-  PutSystemTopic(topic(kTransOpHalfTopic, 1));
+  PutSystemTopic(topic(protocol::ReplyTopic(s->broker_cluster_name), 1));
+  PutSystemTopic(topic(protocol::kTransHalfTopic, 1));
+  PutSystemTopic(topic(protocol::kTransOpHalfTopic, 1));
 }
 
 void TopicConfigManager::NextVersionLocked() {
@@ -175,18 +176,18 @@ Result<protocol::TopicConfig> TopicConfigManager::CreateTopicInSendMessageMethod
     int32_t default_perm = def->second.perm;
     // With autoCreateTopicEnable off, TBW102 no longer lends its inherit bit (Java resets
     // its perm to read|write).
-    if (default_topic == kAutoCreateTopicKeyTopic && !auto_create) {
+    if (default_topic == protocol::kAutoCreateTopicKeyTopic && !auto_create) {
       default_perm = protocol::kPermRead | protocol::kPermWrite;
     }
-    if (!IsInherited(default_perm)) {
+    if (!protocol::IsInherited(default_perm)) {
       Log()->warn(
           "create new topic {} failed: the default topic[{}] has no inherit perm [{}], "
           "producer {}",
-          topic, default_topic, PermToString(default_perm), remote_addr);
+          topic, default_topic, protocol::PermToString(default_perm), remote_addr);
       return Status::PermissionDenied(fmt::format(
           "topic[{}] not exist, and the default topic[{}] has no inherit permission ({}){}", topic,
-          default_topic, PermToString(default_perm),
-          default_topic == kAutoCreateTopicKeyTopic && !auto_create
+          default_topic, protocol::PermToString(default_perm),
+          default_topic == protocol::kAutoCreateTopicKeyTopic && !auto_create
               ? "; autoCreateTopicEnable is false"
               : ""));
     }
@@ -221,9 +222,9 @@ Result<protocol::TopicConfig> TopicConfigManager::CreateTopicInSendMessageBackMe
       NextVersionLocked();
       result = it->second;
     } else {
-      if (topic.empty() || topic.size() > kGroupTopicMaxLength) {
+      if (topic.empty() || topic.size() > protocol::kGroupTopicMaxLength) {
         return Status::InvalidArgument(fmt::format("cannot create topic '{}': length must be 1..{}",
-                                                   topic, kGroupTopicMaxLength));
+                                                   topic, protocol::kGroupTopicMaxLength));
       }
       result.topic_name = std::string(topic);
       result.read_queue_nums = client_queue_nums;
@@ -258,7 +259,7 @@ Result<protocol::TopicConfig> TopicConfigManager::CreateTopicIfAbsent(
 Status TopicConfigManager::UpdateTopicConfig(const protocol::TopicConfig& config, bool* changed) {
   if (changed != nullptr) *changed = false;
   APOGEE_RETURN_IF_ERROR(ValidateTopicName(config.topic_name));
-  if (!IsValidPerm(config.perm)) {
+  if (!protocol::IsValidPerm(config.perm)) {
     return Status::InvalidArgument(
         fmt::format("invalid perm {} for topic {}", config.perm, config.topic_name));
   }
@@ -335,9 +336,7 @@ bool TopicConfigManager::IsOrderTopic(std::string_view topic) const {
 }
 
 bool TopicConfigManager::IsSystemTopic(std::string_view topic) const {
-  if (system_topics_.find(topic) != system_topics_.end()) return true;
-  return topic.rfind("rmq_sys_", 0) == 0 || topic.rfind("RMQ_SYS_", 0) == 0 ||
-         topic == kTransCheckMaxTimeTopic || topic == kAutoCreateTopicKeyTopic;
+  return system_topics_.find(topic) != system_topics_.end() || protocol::IsSystemTopic(topic);
 }
 
 protocol::DataVersion TopicConfigManager::data_version() const {

@@ -38,27 +38,9 @@ namespace apogee::broker {
 class BrokerConfig;
 class ConfigFile;
 
-// Reserved names (docs/protocol/remoting.md §8.6; Java's TopicValidator and MixAll).
-// The system topic names themselves are protocol/system_topics.h's.
-using protocol::kAutoCreateTopicKeyTopic;
-using protocol::kBenchmarkTopic;
-using protocol::kOffsetMovedEventTopic;
-using protocol::kScheduleTopic;
-using protocol::kSelfTestTopic;
-using protocol::kTransCheckMaxTimeTopic;
-using protocol::kTransHalfTopic;
-using protocol::kTransOpHalfTopic;
-inline constexpr std::string_view kReplyTopicPostfix = "REPLY_TOPIC";
-inline constexpr std::string_view kRetryGroupTopicPrefix = "%RETRY%";
-inline constexpr std::string_view kDlqGroupTopicPrefix = "%DLQ%";
-inline constexpr int32_t kScheduleTopicQueueNums = 18;
-inline constexpr size_t kTopicMaxLength = 127;
-// Retry and DLQ topics carry a group name, so they may be longer.
-inline constexpr size_t kGroupTopicMaxLength = 255;
+// Reserved topic and group names live in protocol/system_topics.h and protocol/mix_all.h.
 // Upper bound of read/write queue numbers accepted from UPDATE_AND_CREATE_TOPIC.
 inline constexpr int32_t kMaxQueueNums = 65535;
-// The KV namespace the NameServer answers registration with (order topic configs).
-inline constexpr std::string_view kOrderTopicConfigNamespace = "ORDER_TOPIC_CONFIG";
 
 // TopicValidator.validateTopic: not empty, at most 127 characters, only
 // [A-Za-z0-9%_|-], not TBW102. InvalidArgument naming the topic and the rule broken.
@@ -119,8 +101,8 @@ class TopicConfigManager {
   Status DeleteTopicConfig(std::string_view topic);
 
   bool IsOrderTopic(std::string_view topic) const;
-  // One of the reserved topics above (built-in at construction), or a name starting
-  // with "rmq_sys_" / "RMQ_SYS_".
+  // One of this broker's built-in topics (the cluster and broker-name topics included) or a
+  // TopicValidator system topic (protocol::IsSystemTopic).
   bool IsSystemTopic(std::string_view topic) const;
 
   protocol::DataVersion data_version() const;

@@ -17,6 +17,7 @@
 #include "message/message_format.h"
 #include "message/message_record.h"
 #include "protocol/client_headers.h"
+#include "protocol/system_topics.h"
 #include "protocol/topic_config.h"
 #include "store/put_status.h"
 
@@ -35,7 +36,7 @@ DefaultTransactionCheckListener::DefaultTransactionCheckListener(
 
 Result<std::string> DefaultTransactionCheckListener::EncodeCheckBody(
     const message::MessageExt& half) {
-  Result<RealTarget> target = ParseRealTarget(half.properties, kTransHalfTopic);
+  Result<RealTarget> target = ParseRealTarget(half.properties, protocol::kTransHalfTopic);
   if (!target.ok()) {
     return Status::InvalidArgument(fmt::format("half message at commitLogOffset {}: {}",
                                                half.commit_log_offset, target.status().message()));
@@ -80,23 +81,25 @@ void DefaultTransactionCheckListener::ResolveHalfMessage(const message::MessageE
 
 Status DefaultTransactionCheckListener::ResolveDiscardMessage(const message::MessageExt& half) {
   GetLogger("transaction")
-      ->error("half message {} (transaction {}, producer group '{}', {} checks) was checked "
-              "too many times or is too old: moved to {}",
-              half.offset_msg_id, half.msg_id(),
-              half.properties.Get(message::kPropertyProducerGroup).value_or(""),
-              half.properties.Get(message::kPropertyTransactionCheckTimes).value_or("0"),
-              kTransCheckMaxTimeTopic);
+      ->error(
+          "half message {} (transaction {}, producer group '{}', {} checks) was checked "
+          "too many times or is too old: moved to {}",
+          half.offset_msg_id, half.msg_id(),
+          half.properties.Get(message::kPropertyProducerGroup).value_or(""),
+          half.properties.Get(message::kPropertyTransactionCheckTimes).value_or("0"),
+          protocol::kTransCheckMaxTimeTopic);
   Result<protocol::TopicConfig> topic = topics_->CreateTopicInSendMessageBackMethod(
-      kTransCheckMaxTimeTopic, kTransCheckMaxTimeQueueNums,
+      protocol::kTransCheckMaxTimeTopic, kTransCheckMaxTimeQueueNums,
       protocol::kPermRead | protocol::kPermWrite, false, 0);
   if (!topic.ok()) return topic.status();
   message::MessageExt msg = half;
-  msg.topic = std::string(kTransCheckMaxTimeTopic);
+  msg.topic = std::string(protocol::kTransCheckMaxTimeTopic);
   msg.queue_id = 0;
   (void)msg.properties.Set(message::kPropertyWaitStoreMsgOk, "false");
   store::PutResult put = service_->PutAndWait(msg);
   if (!store::PutStatusStored(put.status)) {
-    return Status::Unavailable(fmt::format("put into {} failed: {}", kTransCheckMaxTimeTopic,
+    return Status::Unavailable(fmt::format("put into {} failed: {}",
+                                           protocol::kTransCheckMaxTimeTopic,
                                            store::PutStatusName(put.status)));
   }
   return Status::OK();

@@ -19,7 +19,6 @@
 namespace apogee::broker {
 
 // The consumer group whose offsets mark how far the half and op queues were checked.
-inline constexpr std::string_view kTransSysConsumerGroup = "CID_RMQ_SYS_TRANS";
 // Tag of an op record that removes (decides) a half message: commit and rollback alike.
 inline constexpr std::string_view kTransOpRemoveTag = "d";
 // The only half queue (and op queue) id.

@@ -17,6 +17,8 @@
 #include "message/message_format.h"
 #include "message/message_id.h"
 #include "message/message_record.h"
+#include "protocol/mix_all.h"
+#include "protocol/system_topics.h"
 #include "store/message_store.h"
 
 namespace apogee::broker {
@@ -108,7 +110,7 @@ Result<message::MessageExt> TransactionalMessageService::GetHalfMessage(
     return Status::NotFound(fmt::format("message at commitLogOffset {} is unreadable: {}",
                                         commit_log_offset, msg.status().message()));
   }
-  if (msg->topic != kTransHalfTopic) {
+  if (msg->topic != protocol::kTransHalfTopic) {
     return Status::InvalidArgument(
         fmt::format("the message at commitLogOffset {} is not a half message (topic {})",
                     commit_log_offset, msg->topic));
@@ -142,7 +144,7 @@ Status TransactionalMessageService::CheckPrepareMessage(
 
 Result<message::MessageExt> TransactionalMessageService::BuildCommittedMessage(
     const message::MessageExt& half) {
-  Result<RealTarget> target = ParseRealTarget(half.properties, kTransHalfTopic);
+  Result<RealTarget> target = ParseRealTarget(half.properties, protocol::kTransHalfTopic);
   if (!target.ok()) {
     return Status::InvalidArgument(fmt::format("half message at commitLogOffset {}: {}",
                                                half.commit_log_offset, target.status().message()));
@@ -165,7 +167,7 @@ Result<message::MessageExt> TransactionalMessageService::BuildCommittedMessage(
 message::MessageExt TransactionalMessageService::BuildOpMessage(
     const message::MessageExt& half) const {
   message::MessageExt op;
-  op.topic = std::string(kTransOpHalfTopic);
+  op.topic = std::string(protocol::kTransOpHalfTopic);
   op.queue_id = half.queue_id;
   op.body = EncodeTransOpBody(half.queue_offset);
   (void)op.properties.Set(message::kPropertyTags, kTransOpRemoveTag);
@@ -192,15 +194,16 @@ store::PutResult TransactionalMessageService::PutAndWait(const message::MessageE
 }
 
 int64_t TransactionalMessageService::FetchConsumeOffset(std::string_view topic) const {
-  int64_t offset = offsets_->QueryOffset(kTransSysConsumerGroup, topic, kTransHalfQueueId);
+  int64_t offset =
+      offsets_->QueryOffset(protocol::kTransSysConsumerGroup, topic, kTransHalfQueueId);
   if (offset < 0) offset = store_->GetMinOffsetInQueue(topic, kTransHalfQueueId);
   return offset;
 }
 
 Result<message::MessageExt> TransactionalMessageService::GetHalfMessageAt(
     int64_t queue_offset) const {
-  store::GetMessageResult got =
-      store_->GetMessages(kTransHalfTopic, kTransHalfQueueId, queue_offset, 1, kReadMaxBytes);
+  store::GetMessageResult got = store_->GetMessages(protocol::kTransHalfTopic, kTransHalfQueueId,
+                                                    queue_offset, 1, kReadMaxBytes);
   if (got.status != store::GetStatus::kFound || got.messages.empty()) {
     return Status::NotFound(fmt::format("no half message at queue offset {}: {}", queue_offset,
                                         store::GetStatusName(got.status)));
@@ -216,10 +219,11 @@ void TransactionalMessageService::ReadOps(int64_t op_offset, int64_t min_half_of
                                           OpScan* scan) const {
   auto logger = GetLogger("transaction");
   int64_t offset = op_offset;
-  const int64_t max_offset = store_->GetMaxOffsetInQueue(kTransOpHalfTopic, kTransHalfQueueId);
+  const int64_t max_offset =
+      store_->GetMaxOffsetInQueue(protocol::kTransOpHalfTopic, kTransHalfQueueId);
   while (offset < max_offset) {
-    store::GetMessageResult got = store_->GetMessages(kTransOpHalfTopic, kTransHalfQueueId,
-                                                      offset, kOpPageSize, kReadMaxBytes);
+    store::GetMessageResult got = store_->GetMessages(
+        protocol::kTransOpHalfTopic, kTransHalfQueueId, offset, kOpPageSize, kReadMaxBytes);
     if (got.status == store::GetStatus::kOffsetTooSmall) {
       // Retention removed old ops: what is gone cannot mark anything any more.
       for (int64_t gone = offset; gone < got.next_begin_offset; ++gone) scan->done_ops.insert(gone);
@@ -267,8 +271,8 @@ TransactionCheckRoundStats TransactionalMessageService::Check(int64_t transactio
   auto logger = GetLogger("transaction");
   TransactionCheckRoundStats stats;
   const int64_t start_ms = clock_->NowMillis();
-  const int64_t half_offset = FetchConsumeOffset(kTransHalfTopic);
-  const int64_t op_offset = FetchConsumeOffset(kTransOpHalfTopic);
+  const int64_t half_offset = FetchConsumeOffset(protocol::kTransHalfTopic);
+  const int64_t op_offset = FetchConsumeOffset(protocol::kTransOpHalfTopic);
   stats.half_offset = half_offset;
   stats.op_offset = op_offset;
   if (half_offset < 0 || op_offset < 0) return stats;
@@ -276,7 +280,8 @@ TransactionCheckRoundStats TransactionalMessageService::Check(int64_t transactio
   OpScan ops;
   ReadOps(op_offset, half_offset, &ops);
 
-  const int64_t half_max = store_->GetMaxOffsetInQueue(kTransHalfTopic, kTransHalfQueueId);
+  const int64_t half_max =
+      store_->GetMaxOffsetInQueue(protocol::kTransHalfTopic, kTransHalfQueueId);
   int64_t i = half_offset;
   int64_t new_offset = half_offset;
   while (i < half_max) {
@@ -294,7 +299,8 @@ TransactionCheckRoundStats TransactionalMessageService::Check(int64_t transactio
     }
     Result<message::MessageExt> half = GetHalfMessageAt(i);
     if (!half.ok()) {
-      const int64_t min_offset = store_->GetMinOffsetInQueue(kTransHalfTopic, kTransHalfQueueId);
+      const int64_t min_offset =
+          store_->GetMinOffsetInQueue(protocol::kTransHalfTopic, kTransHalfQueueId);
       if (i < min_offset) {  // retention removed it
         new_offset = i = min_offset;
         continue;
@@ -376,12 +382,13 @@ TransactionCheckRoundStats TransactionalMessageService::Check(int64_t transactio
   }
 
   if (new_offset != half_offset) {
-    offsets_->CommitOffset(kTransSysConsumerGroup, kTransHalfTopic, kTransHalfQueueId, new_offset);
+    offsets_->CommitOffset(protocol::kTransSysConsumerGroup, protocol::kTransHalfTopic,
+                           kTransHalfQueueId, new_offset);
   }
   const int64_t new_op_offset = ops.NewOpOffset(op_offset);
   if (new_op_offset != op_offset) {
-    offsets_->CommitOffset(kTransSysConsumerGroup, kTransOpHalfTopic, kTransHalfQueueId,
-                           new_op_offset);
+    offsets_->CommitOffset(protocol::kTransSysConsumerGroup, protocol::kTransOpHalfTopic,
+                           kTransHalfQueueId, new_op_offset);
   }
   stats.half_offset = new_offset;
   stats.op_offset = new_op_offset;

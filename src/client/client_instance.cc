@@ -16,8 +16,10 @@
 #include "protocol/admin_bodies.h"
 #include "protocol/client_headers.h"
 #include "protocol/custom_header.h"
+#include "protocol/mix_all.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::client {
 
@@ -332,8 +334,8 @@ ConsumerInner* ClientInstance::FindConsumer(std::string_view group) const {
 Status ClientInstance::UpdateTopicRouteInfoFromNameServer(const std::string& topic, bool is_default,
                                                           int32_t default_queue_nums) {
   std::lock_guard<std::mutex> update_lock(route_update_mu_);
-  Result<protocol::TopicRouteData> route =
-      api_.GetTopicRouteInfoFromNameServer(is_default ? kAutoCreateTopicKey : topic, api_timeout());
+  Result<protocol::TopicRouteData> route = api_.GetTopicRouteInfoFromNameServer(
+      is_default ? protocol::kAutoCreateTopicKeyTopic : topic, api_timeout());
   if (!route.ok()) return route.status();
   if (is_default) {
     for (protocol::QueueData& qd : route->queue_datas) {
@@ -468,7 +470,7 @@ std::optional<std::string> ClientInstance::FindBrokerAddressInPublish(
   std::lock_guard<std::mutex> lock(mu_);
   auto it = broker_addr_table_.find(broker_name);
   if (it == broker_addr_table_.end()) return std::nullopt;
-  auto master = it->second.find(kMasterId);
+  auto master = it->second.find(protocol::kMasterId);
   if (master == it->second.end()) return std::nullopt;
   return master->second;
 }
@@ -479,15 +481,16 @@ std::optional<FindBrokerResult> ClientInstance::FindBrokerAddressInSubscribe(
   auto it = broker_addr_table_.find(broker_name);
   if (it == broker_addr_table_.end() || it->second.empty()) return std::nullopt;
   auto exact = it->second.find(broker_id);
-  if (exact != it->second.end()) return FindBrokerResult{exact->second, broker_id != kMasterId};
+  if (exact != it->second.end())
+    return FindBrokerResult{exact->second, broker_id != protocol::kMasterId};
   if (only_this_broker) return std::nullopt;
   const auto& [id, addr] = *it->second.begin();
-  return FindBrokerResult{addr, id != kMasterId};
+  return FindBrokerResult{addr, id != protocol::kMasterId};
 }
 
 std::optional<FindBrokerResult> ClientInstance::FindBrokerAddressInAdmin(
     std::string_view broker_name) const {
-  return FindBrokerAddressInSubscribe(broker_name, kMasterId, false);
+  return FindBrokerAddressInSubscribe(broker_name, protocol::kMasterId, false);
 }
 
 std::optional<std::string> ClientInstance::FindBrokerAddrByTopic(const std::string& topic) const {
@@ -496,7 +499,7 @@ std::optional<std::string> ClientInstance::FindBrokerAddrByTopic(const std::stri
   if (it == route_table_.end()) return std::nullopt;
   for (const protocol::BrokerData& bd : it->second.broker_datas) {
     if (bd.broker_addrs.empty()) continue;
-    auto master = bd.broker_addrs.find(kMasterId);
+    auto master = bd.broker_addrs.find(protocol::kMasterId);
     return master != bd.broker_addrs.end() ? master->second : bd.broker_addrs.begin()->second;
   }
   return std::nullopt;
@@ -556,7 +559,7 @@ void ClientInstance::SendHeartbeatToAllBrokers() {
   bool consumers = !data.consumer_data_set.empty();
   for (const auto& [name, addrs] : brokers) {
     for (const auto& [id, addr] : addrs) {
-      if (!consumers && id != kMasterId) continue;  // producers talk to masters only
+      if (!consumers && id != protocol::kMasterId) continue;  // producers talk to masters only
       Result<int32_t> version = api_.SendHeartbeat(addr, data, api_timeout());
       if (!version.ok()) {
         GetLogger("client")->warn("heartbeat to {} ({} id {}): {}", addr, name, id,

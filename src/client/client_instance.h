@@ -46,11 +46,6 @@
 
 namespace apogee::client {
 
-// The topic producers use to have brokers auto-create unknown topics (TopicValidator).
-inline constexpr std::string_view kAutoCreateTopicKey = "TBW102";
-// Java's MixAll.MASTER_ID.
-inline constexpr int64_t kMasterId = 0;
-
 struct FindBrokerResult {
   std::string broker_addr;
   bool slave = false;

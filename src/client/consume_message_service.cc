@@ -4,6 +4,7 @@
 
 #include "client/consumer_subscription.h"
 #include "message/message_format.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::client {
 namespace {
@@ -52,7 +53,7 @@ std::string EncodeConsumeDirectlyResult(const ConsumeDirectlyResult& r) {
 
 void ResetRetryTopic(const std::string& group, MessageExt& msg) {
   std::optional<std::string> retry_topic = msg.GetProperty(message::kPropertyRetryTopic);
-  if (retry_topic && msg.topic() == RetryTopic(group)) msg.set_topic(*retry_topic);
+  if (retry_topic && msg.topic() == protocol::RetryTopic(group)) msg.set_topic(*retry_topic);
 }
 
 }  // namespace apogee::client

@@ -2,15 +2,16 @@
 
 #include "base/logging.h"
 #include "client/consumer_subscription.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::client {
 
 Result<std::string> ConsumerBrokerAccess::MasterAddress(const std::string& broker_name,
                                                         const std::string& topic) {
-  auto found = instance_->FindBrokerAddressInSubscribe(broker_name, kMasterId, true);
+  auto found = instance_->FindBrokerAddressInSubscribe(broker_name, protocol::kMasterId, true);
   if (!found) {
     (void)instance_->UpdateTopicRouteInfoFromNameServer(topic);
-    found = instance_->FindBrokerAddressInSubscribe(broker_name, kMasterId, true);
+    found = instance_->FindBrokerAddressInSubscribe(broker_name, protocol::kMasterId, true);
   }
   if (!found) return Status::NotFound("The broker[" + broker_name + "] not exist");
   return found->broker_addr;
@@ -75,7 +76,7 @@ int64_t ComputeStartOffset(OffsetStore& store, ClientInstance& instance,
   const int64_t stored = store.ReadOffset(mq, ReadOffsetType::kReadFromStore);
   if (stored >= 0) return stored;
   if (stored != kOffsetNotFound) return -1;  // the store failed: try again next round
-  const bool retry = IsRetryTopic(mq.topic);
+  const bool retry = protocol::IsRetryTopic(mq.topic);
   Result<std::string> addr = access.MasterAddress(mq.broker_name, mq.topic);
   if (!addr.ok()) return -1;
   auto answer = [&](Result<int64_t> r, const char* what) -> int64_t {

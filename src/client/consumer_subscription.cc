@@ -5,15 +5,8 @@
 
 namespace apogee::client {
 namespace {
-constexpr std::string_view kRetryPrefix = "%RETRY%";
 constexpr std::string_view kSubAll = "*";
 }  // namespace
-
-std::string RetryTopic(std::string_view group) {
-  return std::string(kRetryPrefix) + std::string(group);
-}
-
-bool IsRetryTopic(std::string_view topic) { return StartsWith(topic, kRetryPrefix); }
 
 Result<protocol::SubscriptionData> BuildSubscriptionData(std::string_view topic,
                                                          std::string_view expression,

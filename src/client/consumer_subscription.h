@@ -10,10 +10,6 @@
 
 namespace apogee::client {
 
-// The %RETRY%<group> topic a CLUSTERING push consumer also subscribes to.
-std::string RetryTopic(std::string_view group);
-bool IsRetryTopic(std::string_view topic);
-
 // "*" or empty: everything. Otherwise tags split on "||" and trimmed, each with its Java
 // String.hashCode in code_set. sub_version is `now_ms`. InvalidArgument for an empty topic
 // or an expression with no tag in it (e.g. "||").

@@ -8,6 +8,8 @@
 #include "client/offset_store_remote.h"
 #include "client/pull_api_wrapper.h"
 #include "client/push_consumer_impl.h"  // ParseConsumeTimestamp, delay constants
+#include "protocol/mix_all.h"
+#include "protocol/pull_sys_flag.h"
 
 namespace apogee::client {
 namespace {
@@ -305,10 +307,10 @@ void LitePullConsumerImpl::PullOnce(const protocol::MessageQueue& mq, uint64_t g
     PullLater(mq, generation, offset, kPullTimeDelayMillsWhenFlowControl);
     return;
   }
-  auto found = instance_->FindBrokerAddressInSubscribe(mq.broker_name, kMasterId, false);
+  auto found = instance_->FindBrokerAddressInSubscribe(mq.broker_name, protocol::kMasterId, false);
   if (!found) {
     (void)instance_->UpdateTopicRouteInfoFromNameServer(mq.topic);
-    found = instance_->FindBrokerAddressInSubscribe(mq.broker_name, kMasterId, false);
+    found = instance_->FindBrokerAddressInSubscribe(mq.broker_name, protocol::kMasterId, false);
   }
   if (!found) {
     PullLater(mq, generation, offset, kPullTimeDelayMillsWhenException);
@@ -321,7 +323,8 @@ void LitePullConsumerImpl::PullOnce(const protocol::MessageQueue& mq, uint64_t g
   header.queue_id = mq.queue_id;
   header.queue_offset = offset;
   header.max_msg_nums = config_.pull_batch_size;
-  header.sys_flag = BuildPullSysFlag(false, true, true, false) | kPullFlagLitePull;
+  header.sys_flag =
+      protocol::BuildPullSysFlag(false, true, true, false) | protocol::kPullFlagLitePull;
   header.commit_offset = 0;
   header.suspend_timeout_millis = kLitePullSuspendMillis;
   header.subscription = sub.sub_string;

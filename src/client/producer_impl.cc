@@ -10,6 +10,7 @@
 #include "client/message_convert.h"
 #include "message/message_format.h"
 #include "message/message_id.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::client {
 
@@ -18,7 +19,6 @@ using std::chrono::milliseconds;
 namespace {
 
 // Java's MixAll.DEFAULT_PRODUCER_GROUP: rejected so that every application names its group.
-constexpr std::string_view kDefaultProducerGroup = "DEFAULT_PRODUCER";
 // MessageConst.PROPERTY_TRANSACTION_ID ("__transactionId__").
 constexpr std::string_view kPropertyTransactionId = "__transactionId__";
 
@@ -55,7 +55,7 @@ Status ProducerImpl::Start() {
   std::lock_guard<std::mutex> lock(lifecycle_mu_);
   if (running_) return Status::OK();
   if (config_.group_name.empty()) return Status::InvalidArgument("producerGroup is blank");
-  if (config_.group_name == kDefaultProducerGroup) {
+  if (config_.group_name == protocol::kDefaultProducerGroup) {
     return Status::InvalidArgument(
         "producerGroup can not equal DEFAULT_PRODUCER, please specify another one");
   }

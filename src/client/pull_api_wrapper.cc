@@ -8,15 +8,6 @@
 
 namespace apogee::client {
 
-int32_t BuildPullSysFlag(bool commit_offset, bool suspend, bool subscription, bool class_filter) {
-  int32_t flag = 0;
-  if (commit_offset) flag |= kPullFlagCommitOffset;
-  if (suspend) flag |= kPullFlagSuspend;
-  if (subscription) flag |= kPullFlagSubscription;
-  if (class_filter) flag |= kPullFlagClassFilter;
-  return flag;
-}
-
 Result<PullResult> ProcessPullResponse(const PullResponse& response,
                                        const protocol::MessageQueue& mq,
                                        const protocol::SubscriptionData& sub) {

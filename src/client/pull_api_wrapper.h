@@ -16,18 +16,9 @@
 
 namespace apogee::client {
 
-// PullSysFlag (RQ:cm/sysflag/PullSysFlag.java).
-inline constexpr int32_t kPullFlagCommitOffset = 0x1;
-inline constexpr int32_t kPullFlagSuspend = 0x2;
-inline constexpr int32_t kPullFlagSubscription = 0x4;
-inline constexpr int32_t kPullFlagClassFilter = 0x8;
-inline constexpr int32_t kPullFlagLitePull = 0x10;
-
 // Java's DefaultMQPushConsumerImpl constants.
 inline constexpr int64_t kBrokerSuspendMaxTimeMillis = 15'000;
 inline constexpr int64_t kConsumerTimeoutMillisWhenSuspend = 30'000;
-
-int32_t BuildPullSysFlag(bool commit_offset, bool suspend, bool subscription, bool class_filter);
 
 enum class PullStatus { kFound, kNoNewMsg, kNoMatchedMsg, kOffsetIllegal };
 

@@ -15,12 +15,14 @@
 #include "client/pull_api_wrapper.h"
 #include "message/message_format.h"
 #include "protocol/admin_bodies.h"
+#include "protocol/mix_all.h"
+#include "protocol/pull_sys_flag.h"
 #include "protocol/response_code.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::client {
 namespace {
 
-constexpr char kClientInnerProducerGroup[] = "CLIENT_INNER_PRODUCER";
 // Java's default consumeTimestamp: half an hour before start.
 constexpr int64_t kDefaultConsumeTimestampBackMs = 30 * 60 * 1000;
 // Java's sendMessageBack timeout.
@@ -199,8 +201,8 @@ Status PushConsumerImpl::Start() {
   }
   if (!IsBroadcasting()) {
     // Java's copySubscription: CLUSTERING consumers also read their retry topic.
-    APOGEE_ASSIGN_OR_RETURN(auto retry,
-                            BuildSubscriptionData(RetryTopic(config_.group), "*", NowMillis()));
+    APOGEE_ASSIGN_OR_RETURN(
+        auto retry, BuildSubscriptionData(protocol::RetryTopic(config_.group), "*", NowMillis()));
     rebalance_->SetSubscription(retry);
     offset_store_ = std::make_unique<RemoteBrokerOffsetStore>(config_.group, access_);
   } else {
@@ -234,7 +236,7 @@ Status PushConsumerImpl::Start() {
   }
   for (const protocol::SubscriptionData& sub : rebalance_->Subscriptions()) {
     Status s = instance_->UpdateTopicRouteInfoFromNameServer(sub.topic);
-    if (!s.ok() && !IsRetryTopic(sub.topic)) {
+    if (!s.ok() && !protocol::IsRetryTopic(sub.topic)) {
       GetLogger("client")->warn("consumer {}: no route for {} yet: {}", config_.group, sub.topic,
                                 s.ToString());
     }
@@ -273,7 +275,7 @@ std::set<protocol::MessageQueue> PushConsumerImpl::AssignedQueues() const {
   std::set<protocol::MessageQueue> out;
   if (!rebalance_) return out;
   for (const auto& [mq, pq] : rebalance_->ProcessQueueTable()) {
-    if (!IsRetryTopic(mq.topic)) out.insert(mq);
+    if (!protocol::IsRetryTopic(mq.topic)) out.insert(mq);
   }
   return out;
 }
@@ -501,7 +503,7 @@ void PushConsumerImpl::PullMessage(PullRequest request) {
     commit_offset = offset_store_->ReadOffset(request.mq, ReadOffsetType::kReadFromMemory);
     if (commit_offset < 0) commit_offset = 0;
   }
-  int64_t broker_id = kMasterId;
+  int64_t broker_id = protocol::kMasterId;
   {
     std::lock_guard lock(mu_);
     auto it = suggested_broker_.find(request.mq);
@@ -527,7 +529,8 @@ void PushConsumerImpl::PullMessage(PullRequest request) {
   header.max_msg_nums = config_.pull_batch_size;
   // The subscription travels with every pull (as the C++ client and ali-ons send it), so the
   // broker never answers SUBSCRIPTION_NOT_LATEST while a heartbeat is in flight.
-  header.sys_flag = BuildPullSysFlag(commit_offset > 0 && !found->slave, true, true, false);
+  header.sys_flag =
+      protocol::BuildPullSysFlag(commit_offset > 0 && !found->slave, true, true, false);
   header.commit_offset = commit_offset;
   header.suspend_timeout_millis = kBrokerSuspendMaxTimeMillis;
   header.subscription = sub->sub_string;
@@ -634,14 +637,14 @@ bool PushConsumerImpl::SendMessageBack(const MessageExt& msg, int32_t delay_leve
   Status s = instance_->api().ConsumerSendMessageBack(*addr, header, Millis(kSendBackTimeoutMs));
   if (s.ok()) return true;
   GetLogger("client")->warn("send back {} to {} failed ({}); sending it to {} instead",
-                            msg.msg_id(), *addr, s.ToString(), RetryTopic(config_.group));
+                            msg.msg_id(), *addr, s.ToString(), protocol::RetryTopic(config_.group));
   return SendBackBySending(msg, broker_name);
 }
 
 bool PushConsumerImpl::SendBackBySending(const MessageExt& msg, const std::string& broker_name) {
   // Java's fallback: a copy sent to %RETRY%<group>, keeping the original's properties, so
   // the broker's send path applies the same delay / DLQ rule.
-  Message retry(RetryTopic(config_.group), msg.body());
+  Message retry(protocol::RetryTopic(config_.group), msg.body());
   for (const auto& [k, v] : msg.properties()) retry.PutProperty(k, v);
   retry.set_flag(msg.flag());
   if (!msg.GetProperty(message::kPropertyOriginMessageId)) {
@@ -670,9 +673,9 @@ bool PushConsumerImpl::SendBackBySending(const MessageExt& msg, const std::strin
     return false;
   }
   protocol::SendMessageRequestHeader header;
-  header.producer_group = kClientInnerProducerGroup;
+  header.producer_group = protocol::kClientInnerProducerGroup;
   header.topic = retry.topic();
-  header.default_topic = std::string(kAutoCreateTopicKey);
+  header.default_topic = std::string(protocol::kAutoCreateTopicKeyTopic);
   header.default_topic_queue_nums = 4;
   header.queue_id = 0;
   header.sys_flag = 0;

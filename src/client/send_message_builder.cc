@@ -2,25 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <string_view>
 
 #include "client/message_convert.h"
 #include "message/batch.h"
 #include "message/compression.h"
 #include "message/message_format.h"
+#include "protocol/mix_all.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::client {
 
 namespace {
-
-// TopicValidator.NOT_ALLOWED_SEND_TOPIC_SET.
-constexpr std::array<std::string_view, 7> kNotAllowedSendTopics = {
-    "SCHEDULE_TOPIC_XXXX",         "RMQ_SYS_TRANS_HALF_TOPIC", "RMQ_SYS_TRACE_TOPIC",
-    "RMQ_SYS_TRANS_OP_HALF_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC", "SELF_TEST_TOPIC",
-    "OFFSET_MOVED_EVENT"};
-
-constexpr std::string_view kRetryGroupTopicPrefix = "%RETRY%";
 
 bool ValidTopicChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '%' ||
@@ -29,9 +22,10 @@ bool ValidTopicChar(char c) {
 
 Status CheckTopic(const std::string& topic) {
   if (topic.empty()) return Status::InvalidArgument("the specified topic is blank");
-  if (topic.size() > kTopicMaxLength) {
-    return Status::InvalidArgument(fmt::format(
-        "the specified topic {} is longer than topic max length {}", topic, kTopicMaxLength));
+  if (topic.size() > protocol::kTopicMaxLength) {
+    return Status::InvalidArgument(
+        fmt::format("the specified topic {} is longer than topic max length {}", topic,
+                    protocol::kTopicMaxLength));
   }
   for (char c : topic) {
     if (!ValidTopicChar(c)) {
@@ -40,11 +34,8 @@ Status CheckTopic(const std::string& topic) {
           topic));
     }
   }
-  for (std::string_view denied : kNotAllowedSendTopics) {
-    if (topic == denied) {
-      return Status::InvalidArgument(
-          fmt::format("sending message to topic {} is forbidden", topic));
-    }
+  if (protocol::IsNotAllowedSendTopic(topic)) {
+    return Status::InvalidArgument(fmt::format("sending message to topic {} is forbidden", topic));
   }
   return Status::OK();
 }
@@ -79,7 +70,7 @@ Result<PreparedMessage> PrepareMessage(const Message& msg, const ProducerConfig&
     APOGEE_RETURN_IF_ERROR(
         wire.properties.Set(message::kPropertyUniqClientMessageIdKeyIdx, prepared.client_msg_id));
   }
-  if (wire.topic.starts_with(kRetryGroupTopicPrefix)) {
+  if (protocol::IsRetryTopic(wire.topic)) {
     if (auto times = wire.properties.Get(message::kPropertyReconsumeTime)) {
       prepared.reconsume_times = std::atoi(std::string(*times).c_str());
       wire.properties.Erase(message::kPropertyReconsumeTime);
@@ -117,7 +108,7 @@ Result<PreparedMessage> PrepareBatch(const std::vector<Message>& msgs, const Pro
       return Status::InvalidArgument(
           fmt::format("TimeDelayLevel is not supported for batching (message {})", i));
     }
-    if (msg.topic().starts_with(kRetryGroupTopicPrefix)) {
+    if (protocol::IsRetryTopic(msg.topic())) {
       return Status::InvalidArgument("Retry Group is not supported for batching");
     }
     if (msg.topic() != first.topic()) {

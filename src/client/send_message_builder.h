@@ -18,9 +18,6 @@
 
 namespace apogee::client {
 
-// Java's TopicValidator limits.
-inline constexpr size_t kTopicMaxLength = 127;
-
 // InvalidArgument naming the rule broken: topic empty, over 127 chars, with characters
 // outside [%|A-Za-z0-9_-], or a system topic clients may not send to; body empty or over
 // `max_message_size`.

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "base/string_util.h"
+#include "protocol/mix_all.h"
 #include "protocol/topic_config.h"
 
 namespace apogee::client {
@@ -38,7 +39,7 @@ TopicPublishInfo::TopicPublishInfo(std::string topic, protocol::TopicRouteData r
     auto broker = std::find_if(route_.broker_datas.begin(), route_.broker_datas.end(),
                                [&](const auto& bd) { return bd.broker_name == qd.broker_name; });
     if (broker == route_.broker_datas.end()) continue;
-    if (!broker->broker_addrs.contains(protocol::kMasterBrokerId)) continue;
+    if (!broker->broker_addrs.contains(protocol::kMasterId)) continue;
     for (int32_t i = 0; i < qd.write_queue_nums; ++i) queues_.emplace_back(topic_, qd.broker_name, i);
   }
 }

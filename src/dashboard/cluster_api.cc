@@ -6,6 +6,7 @@
 
 #include "base/string_util.h"
 #include "dashboard/json_out.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::dashboard {
 namespace {
@@ -57,7 +58,7 @@ Result<std::string> ClusterJson(admin::MQAdminClient* admin) {
   for (const auto& [name, data] : info.broker_addr_table) {
     for (const auto& [id, addr] : data.broker_addrs) {
       BrokerRow row{data.cluster, name, id, addr, admin->GetBrokerRuntimeInfo(addr)};
-      if (id == protocol::kMasterBrokerId && row.info.ok()) {
+      if (id == protocol::kMasterId && row.info.ok()) {
         if (auto max = ParseInt64(Get(*row.info, "commitLogMaxOffset"))) master_max_offset[name] = *max;
       }
       rows.push_back(std::move(row));
@@ -73,7 +74,7 @@ Result<std::string> ClusterJson(admin::MQAdminClient* admin) {
       Field(w, "cluster", row.cluster);
       Field(w, "brokerName", row.broker_name);
       Field(w, "brokerId", row.broker_id);
-      Field(w, "role", row.broker_id == protocol::kMasterBrokerId ? "MASTER" : "SLAVE");
+      Field(w, "role", row.broker_id == protocol::kMasterId ? "MASTER" : "SLAVE");
       Field(w, "addr", row.addr);
       if (!row.info.ok()) {
         Field(w, "error", row.info.status().message());
@@ -90,7 +91,7 @@ Result<std::string> ClusterJson(admin::MQAdminClient* admin) {
       NumberField(w, "commitLogMinOffset", Get(kv, "commitLogMinOffset"));
       NumberField(w, "commitLogMaxOffset", Get(kv, "commitLogMaxOffset"));
       NumberField(w, "bootTimestamp", Get(kv, "bootTimestamp"));
-      if (row.broker_id != protocol::kMasterBrokerId) {
+      if (row.broker_id != protocol::kMasterId) {
         auto own = ParseInt64(Get(kv, "commitLogMaxOffset"));
         auto master = master_max_offset.find(row.broker_name);
         if (own && master != master_max_offset.end()) {

@@ -5,6 +5,7 @@
 #include "admin/command_util.h"
 #include "base/string_util.h"
 #include "dashboard/json_out.h"
+#include "protocol/perm_name.h"
 
 namespace apogee::dashboard {
 namespace {
@@ -97,7 +98,7 @@ Result<std::string> TopicJson(admin::MQAdminClient* admin, const ApiRequest& req
       Field(w, "readQueueNums", q.read_queue_nums);
       Field(w, "writeQueueNums", q.write_queue_nums);
       Field(w, "perm", q.perm);
-      Field(w, "permText", admin::PermToString(q.perm));
+      Field(w, "permText", protocol::PermToString(q.perm));
       Field(w, "topicSysFlag", q.topic_sys_flag);
       w.EndObject();
     }

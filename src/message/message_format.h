@@ -136,6 +136,14 @@ inline constexpr std::string_view kPropertyTransientPrefix = "__RMQ.TRANSIENT.";
 // KEYS holds several keys separated by one space.
 inline constexpr char kKeySeparator = ' ';
 
+// ---- Topics whose records the store dispatches differently ----
+// Their ConsumeQueue tag code is a delivery time instead of a tag hash: a DELAY-level message
+// waits in SCHEDULE_TOPIC_XXXX (queue = level - 1), a timer message in Java 5.x's timer topic
+// (docs/format/timer_messages.md). protocol/system_topics.h lists them with the other system
+// topics.
+inline constexpr std::string_view kScheduleTopic = "SCHEDULE_TOPIC_XXXX";
+inline constexpr std::string_view kTimerTopic = "rmq_sys_wheel_timer";
+
 // ---- Message ids ----
 // Offset msgId: store address (4 or 16 bytes) + int32 port + int64 physical offset, as
 // upper-case hex. UNIQ_KEY: client address (4 or 16) + int16 pid + int32 class-loader hash +

@@ -11,6 +11,7 @@
 #include "namesrv/namesrv_bodies.h"
 #include "protocol/custom_header.h"
 #include "protocol/kv_table.h"
+#include "protocol/mix_all.h"
 #include "protocol/namesrv_headers.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
@@ -197,7 +198,7 @@ Cmd DefaultRequestProcessor::RegisterBroker(const Cmd& req, ChannelId channel) {
         protocol::RegisterBrokerResponseHeader{outcome.ha_server_addr, outcome.master_addr}, &out);
   }
   if (config_->Snapshot().return_order_topic_config_to_broker) {
-    if (auto order = kv_->GetNamespace(kOrderTopicConfigNamespace)) {
+    if (auto order = kv_->GetNamespace(protocol::kOrderTopicConfigNamespace)) {
       out.body = protocol::EncodeKVTable(protocol::KVTable{std::move(*order)});
     }
   }
@@ -233,7 +234,8 @@ Cmd DefaultRequestProcessor::GetRouteInfoByTopic(const Cmd& req) {
                  std::string(kTopicNotExistRemark) + topic + std::string(kFaqSuffix));
   }
   std::optional<std::string> order_conf;
-  if (settings.order_message_enable) order_conf = kv_->Get(kOrderTopicConfigNamespace, topic);
+  if (settings.order_message_enable)
+    order_conf = kv_->Get(protocol::kOrderTopicConfigNamespace, topic);
   // Quoted map keys only for clients that can take them (§7.9): Go <= 2.1.1 (version
   // 317) corrupts a route with quoted keys, strict parsers need them.
   protocol::MapKeyStyle style = protocol::RouteMapKeyStyle(

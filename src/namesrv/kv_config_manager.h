@@ -19,8 +19,6 @@
 
 namespace apogee::namesrv {
 
-inline constexpr std::string_view kOrderTopicConfigNamespace = "ORDER_TOPIC_CONFIG";
-
 // Bounds of PUT_KV_CONFIG (Java has none). Every put rewrites the whole file, so the table
 // is bounded too. Generous: ORDER_TOPIC_CONFIG values ("brokerName:queueNum;" per broker)
 // are the largest real ones, a few hundred bytes.

@@ -5,6 +5,9 @@
 #include <mutex>
 
 #include "base/logging.h"
+#include "protocol/mix_all.h"
+#include "protocol/perm_name.h"
+#include "protocol/topic_sys_flag.h"
 
 namespace apogee::namesrv {
 namespace {
@@ -54,7 +57,7 @@ RegisterBrokerOutcome RouteInfoManager::RegisterBroker(const BrokerRegistration&
   register_first = register_first || inserted;
 
   BrokerAddrKey key{reg.cluster_name, reg.broker_addr};
-  if (reg.broker_id == kMasterId) {
+  if (reg.broker_id == protocol::kMasterId) {
     auto live = broker_live_table_.find(key);
     bool changed = live == broker_live_table_.end() || !(live->second.data_version ==
                                                          reg.data_version);
@@ -93,8 +96,8 @@ RegisterBrokerOutcome RouteInfoManager::RegisterBroker(const BrokerRegistration&
     filter_server_table_[key] = reg.filter_server_list;
   }
 
-  if (reg.broker_id != kMasterId) {
-    auto master = broker_data.broker_addrs.find(kMasterId);
+  if (reg.broker_id != protocol::kMasterId) {
+    auto master = broker_data.broker_addrs.find(protocol::kMasterId);
     if (master != broker_data.broker_addrs.end()) {
       auto master_live = broker_live_table_.find(BrokerAddrKey{reg.cluster_name, master->second});
       if (master_live != broker_live_table_.end()) {
@@ -267,17 +270,16 @@ std::vector<std::string> RouteInfoManager::TopicsWhereFirstQueue(Pred pred) cons
 }
 
 std::vector<std::string> RouteInfoManager::GetUnitTopics() const {
-  return TopicsWhereFirstQueue([](int32_t f) { return (f & kTopicSysFlagUnit) != 0; });
+  return TopicsWhereFirstQueue([](int32_t f) { return protocol::HasUnitFlag(f); });
 }
 
 std::vector<std::string> RouteInfoManager::GetHasUnitSubTopics() const {
-  return TopicsWhereFirstQueue([](int32_t f) { return (f & kTopicSysFlagUnitSub) != 0; });
+  return TopicsWhereFirstQueue([](int32_t f) { return protocol::HasUnitSubFlag(f); });
 }
 
 std::vector<std::string> RouteInfoManager::GetHasUnitSubUnUnitTopics() const {
-  return TopicsWhereFirstQueue([](int32_t f) {
-    return (f & kTopicSysFlagUnit) == 0 && (f & kTopicSysFlagUnitSub) != 0;
-  });
+  return TopicsWhereFirstQueue(
+      [](int32_t f) { return !protocol::HasUnitFlag(f) && protocol::HasUnitSubFlag(f); });
 }
 
 int32_t RouteInfoManager::OperateWritePermLocked(const std::string& broker_name, bool wipe) {
@@ -286,7 +288,7 @@ int32_t RouteInfoManager::OperateWritePermLocked(const std::string& broker_name,
     auto qd = per_broker.find(broker_name);
     if (qd == per_broker.end()) continue;
     // As Java: wiping clears only the write bit; adding sets read+write outright.
-    qd->second.perm = wipe ? (qd->second.perm & ~kPermWrite) : (kPermRead | kPermWrite);
+    qd->second.perm = wipe ? (qd->second.perm & ~protocol::kPermWrite) : protocol::kPermReadWrite;
     ++count;
   }
   return count;

@@ -10,20 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "protocol/perm_name.h"
+
 namespace apogee::namesrv {
-
-// PermName bits (RQ:cm/constant/PermName.java).
-inline constexpr int32_t kPermInherit = 1;
-inline constexpr int32_t kPermWrite = 2;
-inline constexpr int32_t kPermRead = 4;
-inline constexpr int32_t kPermPriority = 8;
-
-// TopicSysFlag bits (RQ:cm/sysflag/TopicSysFlag.java): unit and unit-subscription topics.
-inline constexpr int32_t kTopicSysFlagUnit = 1;
-inline constexpr int32_t kTopicSysFlagUnitSub = 2;
-
-// Java's MixAll.MASTER_ID.
-inline constexpr int64_t kMasterId = 0;
 
 // A connection as the remoting layer identifies it; 0 means "no connection".
 using ChannelId = uint64_t;
@@ -41,7 +30,7 @@ struct TopicConfigInfo {
   std::string topic_name;
   int32_t read_queue_nums = 16;
   int32_t write_queue_nums = 16;
-  int32_t perm = kPermRead | kPermWrite;
+  int32_t perm = protocol::kPermReadWrite;
   int32_t topic_sys_flag = 0;
 };
 

@@ -33,9 +33,6 @@ inline constexpr int32_t kStandardJsonRouteVersion = 401;
 // Java's NameServer rule for GET_ROUTEINFO_BY_TOPIC.
 MapKeyStyle RouteMapKeyStyle(int32_t request_version, bool accept_standard_json_only);
 
-// Broker id 0 is the master.
-inline constexpr int64_t kMasterBrokerId = 0;
-
 // RQ:rp/route/QueueData.java: one per broker name serving the topic.
 struct QueueData {
   std::string broker_name;

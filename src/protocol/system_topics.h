@@ -1,6 +1,8 @@
 // The system topics of RocketMQ's TopicValidator (RQ:cm/topic/TopicValidator.java;
 // docs/protocol/remoting.md §8.6): their names, the one list of them, and the subset clients
 // may not send to. Every module asks these functions instead of keeping its own list.
+// The schedule and timer topic names are defined in message/message_format.h because the
+// store (which may not use protocol) dispatches their records by name.
 #pragma once
 
 #include <array>
@@ -8,11 +10,13 @@
 #include <cstdint>
 #include <string_view>
 
+#include "message/message_format.h"
+
 namespace apogee::protocol {
 
 // The auto-create template topic a producer names as defaultTopic.
 inline constexpr std::string_view kAutoCreateTopicKeyTopic = "TBW102";
-inline constexpr std::string_view kScheduleTopic = "SCHEDULE_TOPIC_XXXX";
+inline constexpr std::string_view kScheduleTopic = message::kScheduleTopic;
 // 5.x's second schedule topic; reserved too, though Apogee never writes it.
 inline constexpr std::string_view kScheduleTopicV2 = "SCHEDULE_TOPIC_XXXX_V2";
 inline constexpr std::string_view kBenchmarkTopic = "BenchmarkTest";
@@ -24,8 +28,7 @@ inline constexpr std::string_view kSelfTestTopic = "SELF_TEST_TOPIC";
 inline constexpr std::string_view kOffsetMovedEventTopic = "OFFSET_MOVED_EVENT";
 // Any topic starting with this is a system topic (5.x's timer topic is one).
 inline constexpr std::string_view kSystemTopicPrefix = "rmq_sys_";
-// Java 5.x's timer topic, where Apogee parks timer messages (docs/format/timer_messages.md).
-inline constexpr std::string_view kTimerTopic = "rmq_sys_wheel_timer";
+inline constexpr std::string_view kTimerTopic = message::kTimerTopic;
 
 // SCHEDULE_TOPIC_XXXX has one queue per delay level.
 inline constexpr int32_t kScheduleTopicQueueNums = 18;
@@ -71,7 +74,7 @@ constexpr bool IsParkingTopic(std::string_view topic) {
 
 // Topic name limits: 127 characters (a v1 record's signed length byte); retry and DLQ topics
 // carry a group name and may have 255 (5.x).
-inline constexpr size_t kTopicMaxLength = 127;
+inline constexpr size_t kTopicMaxLength = message::kMaxTopicLengthV1;
 inline constexpr size_t kGroupTopicMaxLength = 255;
 
 }  // namespace apogee::protocol

@@ -10,14 +10,9 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "protocol/perm_name.h"
 
 namespace apogee::protocol {
-
-// PermName bits (RQ:cm/constant/PermName.java).
-inline constexpr int32_t kPermPriority = 0x8;
-inline constexpr int32_t kPermRead = 0x4;
-inline constexpr int32_t kPermWrite = 0x2;
-inline constexpr int32_t kPermInherit = 0x1;
 
 // RQ:rp/DataVersion.java. The NameServer compares all three to decide "changed".
 struct DataVersion {

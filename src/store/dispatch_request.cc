@@ -28,7 +28,7 @@ DispatchRequest MakeDispatchRequest(const message::RecordView& view, int64_t phy
   std::optional<std::string_view> tags =
       message::FindProperty(view.properties, message::kPropertyTags);
   r.tag_code = tags ? TagCodeOf(*tags) : 0;
-  if (view.topic == kScheduleTopicName) {
+  if (view.topic == message::kScheduleTopic) {
     // Java's checkMessageAndReturnSize: the tag code is the delivery time; the level is
     // resolved by the store, which owns the delay table. A record without a usable level
     // keeps its tag hash and is delivered at once by the schedule service.
@@ -36,7 +36,7 @@ DispatchRequest MakeDispatchRequest(const message::RecordView& view, int64_t phy
         message::FindProperty(view.properties, message::kPropertyDelayTimeLevel);
     std::optional<int64_t> level = delay ? ParseInt64(*delay) : std::nullopt;
     if (level && *level > 0) r.delay_level = static_cast<int32_t>(std::min<int64_t>(*level, INT32_MAX));
-  } else if (view.topic == kTimerTopicName) {
+  } else if (view.topic == message::kTimerTopic) {
     std::optional<std::string_view> out =
         message::FindProperty(view.properties, message::kPropertyTimerOutMs);
     std::optional<int64_t> deliver_ms = out ? ParseInt64(*out) : std::nullopt;

@@ -26,12 +26,6 @@ struct DispatchRequest {
   int32_t delay_level = 0;
 };
 
-// System topics whose ConsumeQueue tag code is a delivery time instead of a tag hash.
-inline constexpr std::string_view kScheduleTopicName = "SCHEDULE_TOPIC_XXXX";
-// Apogee's timer topic (Java 5.x's name): the tag code is the TIMER_OUT_MS property, the
-// absolute delivery time (docs/format/timer_messages.md).
-inline constexpr std::string_view kTimerTopicName = "rmq_sys_wheel_timer";
-
 // The tag code of a TAGS value: Java's String.hashCode, sign-extended to the int64 slot;
 // 0 when there is no tag.
 int64_t TagCodeOf(std::string_view tags);

@@ -20,6 +20,7 @@
 #include "protocol/admin_headers.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/custom_header.h"
+#include "protocol/pull_sys_flag.h"
 #include "protocol/send_headers.h"
 
 namespace apogee::testing {
@@ -33,7 +34,6 @@ using protocol::RemotingCommand;
 constexpr char kTopic[] = "ClientProducerTopic";
 constexpr int32_t kQueues = 2;
 // PullSysFlag.FLAG_SUBSCRIPTION: the pull carries its own subscription expression.
-constexpr int32_t kPullFlagSubscription = 0x4;
 
 class ClientProducerTest : public ::testing::Test {
  protected:
@@ -97,7 +97,7 @@ class ClientProducerTest : public ::testing::Test {
     h.queue_id = mq.queue_id();
     h.queue_offset = offset;
     h.max_msg_nums = max;
-    h.sys_flag = kPullFlagSubscription;
+    h.sys_flag = protocol::kPullFlagSubscription;
     h.subscription = "*";
     h.expression_type = "TAG";
     auto pulled = api_.PullMessageSync(BrokerAddr(mq.broker_name()), h, 5s);

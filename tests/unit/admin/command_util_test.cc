@@ -8,14 +8,6 @@
 namespace apogee::admin {
 namespace {
 
-TEST(CommandUtilTest, PermToStringAsJava) {
-  EXPECT_EQ(PermToString(6), "RW-");
-  EXPECT_EQ(PermToString(4), "R--");
-  EXPECT_EQ(PermToString(2), "-W-");
-  EXPECT_EQ(PermToString(7), "RWX");
-  EXPECT_EQ(PermToString(0), "---");
-}
-
 TEST(CommandUtilTest, TopicConfigToStringAsJava) {
   protocol::TopicConfig c;
   c.topic_name = "T";

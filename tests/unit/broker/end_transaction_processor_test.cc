@@ -1,11 +1,12 @@
 #include "broker/end_transaction_processor.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "broker/transaction_op.h"
 #include "protocol/response_code.h"
+#include "protocol/system_topics.h"
 #include "transaction_test_util.h"
 
 namespace apogee::broker {
@@ -45,7 +46,7 @@ TEST(EndTransactionProcessorTest, CommitStoresTheRealMessageAndAnOp) {
   EXPECT_EQ(real[0].prepared_transaction_offset, half.commit_log_offset);
   EXPECT_EQ(real[0].tags(), "TagA");
 
-  std::vector<message::MessageExt> ops = h.ReadQueue(kTransOpHalfTopic, 0);
+  std::vector<message::MessageExt> ops = h.ReadQueue(protocol::kTransOpHalfTopic, 0);
   ASSERT_EQ(ops.size(), 1u);
   EXPECT_EQ(ops[0].body, "0");
   EXPECT_EQ(ops[0].tags(), "d");
@@ -60,7 +61,7 @@ TEST(EndTransactionProcessorTest, RollbackStoresOnlyTheOp) {
   ASSERT_TRUE(response);
   EXPECT_EQ(response->code, rc::kSuccess);
   EXPECT_TRUE(h.ReadQueue("TxTopic", 1).empty());
-  std::vector<message::MessageExt> ops = h.ReadQueue(kTransOpHalfTopic, 0);
+  std::vector<message::MessageExt> ops = h.ReadQueue(protocol::kTransOpHalfTopic, 0);
   ASSERT_EQ(ops.size(), 1u);
   EXPECT_EQ(ops[0].body, "1");
 }
@@ -72,7 +73,7 @@ TEST(EndTransactionProcessorTest, UnknownStateChangesNothing) {
   auto response = Call(processor, EndRequest(half, 0));
   ASSERT_TRUE(response);
   EXPECT_EQ(response->code, rc::kSuccess);
-  EXPECT_TRUE(h.ReadQueue(kTransOpHalfTopic, 0).empty());
+  EXPECT_TRUE(h.ReadQueue(protocol::kTransOpHalfTopic, 0).empty());
   EXPECT_TRUE(h.ReadQueue("TxTopic", 1).empty());
 }
 
@@ -97,7 +98,7 @@ TEST(EndTransactionProcessorTest, MismatchesAreSystemErrorsNamingTheField) {
   ASSERT_TRUE(bad);
   EXPECT_EQ(bad->code, rc::kSystemError);
   EXPECT_TRUE(h.ReadQueue("TxTopic", 1).empty());
-  EXPECT_TRUE(h.ReadQueue(kTransOpHalfTopic, 0).empty());
+  EXPECT_TRUE(h.ReadQueue(protocol::kTransOpHalfTopic, 0).empty());
 }
 
 TEST(EndTransactionProcessorTest, DelayedCommitGoesThroughTheScheduleTopic) {
@@ -110,7 +111,7 @@ TEST(EndTransactionProcessorTest, DelayedCommitGoesThroughTheScheduleTopic) {
   ASSERT_TRUE(response);
   EXPECT_EQ(response->code, rc::kSuccess);
   EXPECT_TRUE(h.ReadQueue("TxTopic", 2).empty());
-  std::vector<message::MessageExt> parked = h.ReadQueue(kScheduleTopic, 2);
+  std::vector<message::MessageExt> parked = h.ReadQueue(protocol::kScheduleTopic, 2);
   ASSERT_EQ(parked.size(), 1u);
   EXPECT_EQ(parked[0].properties.Get(message::kPropertyRealTopic), "TxTopic");
   EXPECT_EQ(parked[0].properties.Get(message::kPropertyRealQueueId), "2");

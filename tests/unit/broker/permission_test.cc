@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "broker/broker_config.h"
+#include "protocol/perm_name.h"
 
 namespace apogee::broker {
 namespace {
 
 using protocol::kPermInherit;
-using protocol::kPermPriority;
 using protocol::kPermRead;
 using protocol::kPermWrite;
 
@@ -25,26 +25,6 @@ protocol::TopicConfig Topic(const std::string& name, int32_t perm) {
   c.topic_name = name;
   c.perm = perm;
   return c;
-}
-
-TEST(PermissionTest, BitsAndStrings) {
-  EXPECT_TRUE(IsReadable(6));
-  EXPECT_TRUE(IsWriteable(6));
-  EXPECT_FALSE(IsInherited(6));
-  EXPECT_TRUE(IsInherited(7));
-  EXPECT_TRUE(IsPriority(kPermPriority | kPermRead));
-  EXPECT_EQ(PermToString(6), "RW-");
-  EXPECT_EQ(PermToString(7), "RWX");
-  EXPECT_EQ(PermToString(4), "R--");
-  EXPECT_EQ(PermToString(1), "--X");
-  EXPECT_EQ(PermToString(0), "---");
-}
-
-TEST(PermissionTest, ValidPerm) {
-  EXPECT_TRUE(IsValidPerm(0));
-  EXPECT_TRUE(IsValidPerm(15));
-  EXPECT_FALSE(IsValidPerm(16));
-  EXPECT_FALSE(IsValidPerm(-1));
 }
 
 TEST(PermissionTest, SendAllowedOnWritableBrokerAndTopic) {

@@ -10,6 +10,7 @@
 #include "broker/send_message_processor.h"
 #include "message/message_record.h"
 #include "protocol/consumer_headers.h"
+#include "protocol/pull_sys_flag.h"
 #include "protocol/response_code.h"
 #include "remoting/executor.h"
 #include "send_pull_test_util.h"
@@ -18,6 +19,9 @@ namespace apogee::broker {
 namespace {
 
 namespace rc = protocol::response_code;
+using protocol::kPullFlagCommitOffset;
+using protocol::kPullFlagSubscription;
+using protocol::kPullFlagSuspend;
 using testing::BrokerHarness;
 using testing::Call;
 using testing::Ext;

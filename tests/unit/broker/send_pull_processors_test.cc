@@ -9,6 +9,7 @@
 #include "broker/pull_message_processor.h"
 #include "message/message_record.h"
 #include "protocol/consumer_headers.h"
+#include "protocol/pull_sys_flag.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 #include "remoting/remoting_client.h"
@@ -31,7 +32,7 @@ protocol::RemotingCommand Pull(int64_t offset, int64_t suspend_ms) {
   h.queue_id = 0;
   h.queue_offset = offset;
   h.max_msg_nums = 32;
-  h.sys_flag = kPullFlagSubscription | kPullFlagSuspend;
+  h.sys_flag = protocol::kPullFlagSubscription | protocol::kPullFlagSuspend;
   h.suspend_timeout_millis = suspend_ms;
   h.subscription = "*";
   protocol::RemotingCommand request = protocol::RemotingCommand::MakeRequest(req::kPullMessage);

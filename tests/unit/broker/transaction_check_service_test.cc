@@ -1,15 +1,17 @@
 #include "broker/transaction_check_service.h"
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "broker/producer_manager.h"
 #include "broker/transaction_op.h"
 #include "fake_client_channel.h"
 #include "protocol/client_headers.h"
+#include "protocol/mix_all.h"
 #include "protocol/request_code.h"
+#include "protocol/system_topics.h"
 #include "transaction_test_util.h"
 
 namespace apogee::broker {
@@ -76,8 +78,8 @@ TEST_F(TransactionCheckServiceTest, NoProducerOnlineMeansNoCheck) {
 TEST_F(TransactionCheckServiceTest, DiscardMovesTheMessageToTheCheckMaxTopic) {
   message::MessageExt half = h_.PutHalf("U1", h_.clock.NowMillis());
   ASSERT_TRUE(listener_.ResolveDiscardMessage(half).ok());
-  EXPECT_TRUE(h_.topics->SelectTopicConfig(kTransCheckMaxTimeTopic).has_value());
-  std::vector<message::MessageExt> kept = h_.ReadQueue(kTransCheckMaxTimeTopic, 0);
+  EXPECT_TRUE(h_.topics->SelectTopicConfig(protocol::kTransCheckMaxTimeTopic).has_value());
+  std::vector<message::MessageExt> kept = h_.ReadQueue(protocol::kTransCheckMaxTimeTopic, 0);
   ASSERT_EQ(kept.size(), 1u);
   EXPECT_EQ(kept[0].msg_id(), "U1");
   EXPECT_EQ(kept[0].properties.Get(message::kPropertyRealTopic), "TxTopic");
@@ -102,7 +104,8 @@ TEST_F(TransactionCheckServiceTest, ServiceRunsRoundsWithTheConfiguredSettings) 
   EXPECT_TRUE(apogee::testing::WaitUntil([&] { return !channel_->Sent().empty(); },
                                          std::chrono::seconds(5)));
   service.Shutdown();
-  EXPECT_GE(h_.offsets->QueryOffset(kTransSysConsumerGroup, kTransHalfTopic, 0), 1);
+  EXPECT_GE(h_.offsets->QueryOffset(protocol::kTransSysConsumerGroup, protocol::kTransHalfTopic, 0),
+            1);
 }
 
 TEST_F(TransactionCheckServiceTest, SlaveDoesNotCheck) {
@@ -113,7 +116,8 @@ TEST_F(TransactionCheckServiceTest, SlaveDoesNotCheck) {
   TransactionCheckService service(&slave, h_.service.get(), &listener_);
   TransactionCheckRoundStats stats = service.CheckOnce();
   EXPECT_EQ(stats.checked + stats.discarded, 0);
-  EXPECT_EQ(h_.offsets->QueryOffset(kTransSysConsumerGroup, kTransHalfTopic, 0), -1);
+  EXPECT_EQ(h_.offsets->QueryOffset(protocol::kTransSysConsumerGroup, protocol::kTransHalfTopic, 0),
+            -1);
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 #include "broker/transactional_message_service.h"
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "broker/transaction_op.h"
+#include "protocol/mix_all.h"
+#include "protocol/system_topics.h"
 #include "transaction_test_util.h"
 
 namespace apogee::broker {
@@ -33,7 +35,7 @@ constexpr int64_t kReserved = 72LL * 3600 * 1000;
 TEST(TransactionalMessageServiceTest, FindsAHalfMessageByItsPhysicalOffset) {
   TransactionHarness h;
   message::MessageExt half = h.PutHalf("U1", h.clock.NowMillis());
-  EXPECT_EQ(half.topic, kTransHalfTopic);
+  EXPECT_EQ(half.topic, protocol::kTransHalfTopic);
   EXPECT_EQ(half.queue_id, 0);
   EXPECT_EQ(half.queue_offset, 0);
   EXPECT_EQ(half.properties.Get(message::kPropertyRealTopic), "TxTopic");
@@ -106,7 +108,7 @@ TEST(TransactionalMessageServiceTest, OpMessageNamesTheHalfQueueOffset) {
   h.PutHalf("U0", 1);
   message::MessageExt half = h.PutHalf("U1", 1);
   message::MessageExt op = h.service->BuildOpMessage(half);
-  EXPECT_EQ(op.topic, kTransOpHalfTopic);
+  EXPECT_EQ(op.topic, protocol::kTransOpHalfTopic);
   EXPECT_EQ(op.queue_id, 0);
   EXPECT_EQ(op.body, "1");
   EXPECT_EQ(op.tags(), "d");
@@ -137,7 +139,8 @@ TEST(TransactionalMessageServiceTest, UndecidedOldHalfIsReappendedAndChecked) {
   EXPECT_GT(copy.commit_log_offset, half.commit_log_offset);
   EXPECT_EQ(copy.properties.Get(message::kPropertyTransactionCheckTimes), "1");
   EXPECT_EQ(copy.properties.Get(message::kPropertyUniqClientMessageIdKeyIdx), "U1");
-  EXPECT_EQ(h.offsets->QueryOffset(kTransSysConsumerGroup, kTransHalfTopic, 0), 1);
+  EXPECT_EQ(h.offsets->QueryOffset(protocol::kTransSysConsumerGroup, protocol::kTransHalfTopic, 0),
+            1);
   // The copy is what END_TRANSACTION will name.
   h.WaitDispatched();
   Result<message::MessageExt> stored = h.service->GetHalfMessage(copy.commit_log_offset);
@@ -171,7 +174,8 @@ TEST(TransactionalMessageServiceTest, DecidedHalfMessagesAreSkippedAndOpsConsume
   EXPECT_EQ(listener.checked[0].properties.Get(message::kPropertyUniqClientMessageIdKeyIdx), "C");
   EXPECT_EQ(stats.half_offset, 3);
   EXPECT_EQ(stats.op_offset, 2);
-  EXPECT_EQ(h.offsets->QueryOffset(kTransSysConsumerGroup, kTransOpHalfTopic, 0), 2);
+  EXPECT_EQ(
+      h.offsets->QueryOffset(protocol::kTransSysConsumerGroup, protocol::kTransOpHalfTopic, 0), 2);
 }
 
 TEST(TransactionalMessageServiceTest, ADecidedYoungHalfIsPassedWithoutWaiting) {
@@ -260,7 +264,8 @@ TEST(TransactionalMessageServiceTest, ProgressSurvivesInTheConsumerOffsets) {
   ASSERT_TRUE(h.offsets->Persist().ok());
   ConsumerOffsetManager reloaded(h.env.get(), "/store/config/consumerOffset.json");
   ASSERT_TRUE(reloaded.Load().ok());
-  EXPECT_EQ(reloaded.QueryOffset(kTransSysConsumerGroup, kTransHalfTopic, 0), 1);
+  EXPECT_EQ(reloaded.QueryOffset(protocol::kTransSysConsumerGroup, protocol::kTransHalfTopic, 0),
+            1);
 }
 
 }  // namespace

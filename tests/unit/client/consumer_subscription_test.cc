@@ -44,11 +44,5 @@ TEST(ConsumerSubscriptionTest, BadInputs) {
   EXPECT_NE(no_tag.status().message().find("no tag"), std::string::npos);
 }
 
-TEST(ConsumerSubscriptionTest, RetryTopic) {
-  EXPECT_EQ(RetryTopic("G"), "%RETRY%G");
-  EXPECT_TRUE(IsRetryTopic("%RETRY%G"));
-  EXPECT_FALSE(IsRetryTopic("%DLQ%G"));
-}
-
 }  // namespace
 }  // namespace apogee::client

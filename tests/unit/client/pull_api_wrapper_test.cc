@@ -42,12 +42,6 @@ PullResponse Found(std::string body) {
   return r;
 }
 
-TEST(PullApiWrapperTest, SysFlagBitsAsJava) {
-  EXPECT_EQ(BuildPullSysFlag(false, true, false, false), 2);
-  EXPECT_EQ(BuildPullSysFlag(true, true, true, false), 7);
-  EXPECT_EQ(BuildPullSysFlag(false, false, false, true), 8);
-}
-
 TEST(PullApiWrapperTest, FoundDecodesAndFiltersByExactTag) {
   auto sub = BuildSubscriptionData("T", "TagA", 1);
   ASSERT_TRUE(sub.ok());

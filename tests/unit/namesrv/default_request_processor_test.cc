@@ -8,11 +8,12 @@
 
 #include "base/crc32.h"
 #include "protocol/register_broker_body.h"
-#include "protocol/topic_config.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 #include "protocol/route_data.h"
 #include "testutil/test_paths.h"
+#include "protocol/topic_config.h"
+#include "protocol/topic_sys_flag.h"
 
 namespace apogee::namesrv {
 namespace {
@@ -220,7 +221,8 @@ TEST_F(DefaultRequestProcessorTest, KvConfigRequests) {
 }
 
 TEST_F(DefaultRequestProcessorTest, TopicListsAndGating) {
-  Register("c1", "broker-a", 0, "a:1", {{"T1", 4, 4, 6, 0}, {"U", 4, 4, 6, kTopicSysFlagUnit}});
+  Register("c1", "broker-a", 0, "a:1",
+           {{"T1", 4, 4, 6, 0}, {"U", 4, 4, 6, protocol::kTopicSysFlagUnit}});
   Register("c2", "broker-b", 0, "b:1", {{"T2", 4, 4, 6, 0}}, 2);
   EXPECT_EQ(processor_.Process(Request(rc::kGetAllTopicListFromNameserver), 0).body,
             R"({"topicList":["T1","T2","U"]})");

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "namesrv/atomic_file.h"
+#include "protocol/mix_all.h"
 #include "testutil/test_util.h"
 
 namespace apogee::namesrv {
@@ -57,7 +58,7 @@ TEST(KvConfigManagerTest, PersistsInJavaShapeAndReloads) {
   {
     KvConfigManager kv(path);
     ASSERT_TRUE(kv.Load().ok());
-    ASSERT_TRUE(kv.Put(std::string(kOrderTopicConfigNamespace), "T", "broker-a:4").ok());
+    ASSERT_TRUE(kv.Put(std::string(protocol::kOrderTopicConfigNamespace), "T", "broker-a:4").ok());
     ASSERT_TRUE(kv.Put("other", "x", "y \"quoted\"").ok());
   }
   auto parsed = KvConfigManager::ParseJson(ReadWholeFile(path).value());

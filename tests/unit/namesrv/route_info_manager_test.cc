@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "protocol/topic_sys_flag.h"
+
 namespace apogee::namesrv {
 namespace {
 
@@ -107,10 +109,11 @@ TEST_F(RouteInfoManagerTest, TwoClustersAndClusterInfo) {
 }
 
 TEST_F(RouteInfoManagerTest, UnitTopicLists) {
-  rim_.RegisterBroker(Reg("c1", "broker-a", 0, "a:1",
-                          {Topic("Plain"), Topic("Unit", 4, 6, kTopicSysFlagUnit),
-                           Topic("UnitSub", 4, 6, kTopicSysFlagUnitSub),
-                           Topic("Both", 4, 6, kTopicSysFlagUnit | kTopicSysFlagUnitSub)}));
+  rim_.RegisterBroker(
+      Reg("c1", "broker-a", 0, "a:1",
+          {Topic("Plain"), Topic("Unit", 4, 6, protocol::kTopicSysFlagUnit),
+           Topic("UnitSub", 4, 6, protocol::kTopicSysFlagUnitSub),
+           Topic("Both", 4, 6, protocol::kTopicSysFlagUnit | protocol::kTopicSysFlagUnitSub)}));
   EXPECT_EQ(rim_.GetUnitTopics(), (std::vector<std::string>{"Both", "Unit"}));
   EXPECT_EQ(rim_.GetHasUnitSubTopics(), (std::vector<std::string>{"Both", "UnitSub"}));
   EXPECT_EQ(rim_.GetHasUnitSubUnUnitTopics(), (std::vector<std::string>{"UnitSub"}));

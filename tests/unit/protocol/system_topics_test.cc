@@ -45,6 +45,11 @@ TEST(SystemTopicsTest, ParkingTopics) {
   }
 }
 
+TEST(SystemTopicsTest, StoreDispatchNamesAreTheListedOnes) {
+  EXPECT_EQ(kScheduleTopic, message::kScheduleTopic);
+  EXPECT_EQ(kTimerTopic, message::kTimerTopic);
+}
+
 TEST(SystemTopicsTest, Limits) {
   EXPECT_EQ(kTopicMaxLength, 127u);
   EXPECT_EQ(kGroupTopicMaxLength, 255u);

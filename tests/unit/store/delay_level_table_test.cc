@@ -88,9 +88,9 @@ TEST(DelayLevelTableTest, StoreDispatchesDeliveryTimesAsTagCodes) {
     m.Rebind();
     ASSERT_EQ(store->PutMessage(m.fields, true).get().status, PutStatus::kPutOk);
   };
-  put(std::string(kScheduleTopicName), 1, {{"DELAY", "2"}});
-  put(std::string(kScheduleTopicName), 2, {{"DELAY", "9"}});  // clamped to level 3
-  put(std::string(kTimerTopicName), 0, {{"TIMER_OUT_MS", "1700000123456"}});
+  put(std::string(message::kScheduleTopic), 1, {{"DELAY", "2"}});
+  put(std::string(message::kScheduleTopic), 2, {{"DELAY", "9"}});  // clamped to level 3
+  put(std::string(message::kTimerTopic), 0, {{"TIMER_OUT_MS", "1700000123456"}});
   put("Plain", 0, {{"DELAY", "2"}});
   ASSERT_TRUE(apogee::testing::WaitUntil([&] { return store->DispatchBehindBytes() <= 0; },
                                          std::chrono::seconds(10)));
@@ -103,9 +103,9 @@ TEST(DelayLevelTableTest, StoreDispatchesDeliveryTimesAsTagCodes) {
     });
     return codes.empty() ? int64_t{-1} : codes.front();
   };
-  EXPECT_EQ(tag_code_of(kScheduleTopicName, 1), 1700000000000 + 2000);
-  EXPECT_EQ(tag_code_of(kScheduleTopicName, 2), 1700000000000 + 3000);
-  EXPECT_EQ(tag_code_of(kTimerTopicName, 0), 1700000123456);
+  EXPECT_EQ(tag_code_of(message::kScheduleTopic, 1), 1700000000000 + 2000);
+  EXPECT_EQ(tag_code_of(message::kScheduleTopic, 2), 1700000000000 + 3000);
+  EXPECT_EQ(tag_code_of(message::kTimerTopic, 0), 1700000123456);
   EXPECT_EQ(tag_code_of("Plain", 0), 2598919);  // "TagA"'s Java hash
   store->Shutdown();
 }
