@@ -158,7 +158,8 @@ bool IndexFile::PutKey(std::string_view key, int64_t phy_offset, int64_t store_t
     header_.begin_phy_offset = phy_offset;
     header_.begin_timestamp = store_timestamp;
   }
-  if (slot_value == 0) ++header_.hash_slot_count;
+  // A statistic read back from the header: a damaged file may hold any value there.
+  if (slot_value == 0 && header_.hash_slot_count < INT32_MAX) ++header_.hash_slot_count;
   ++header_.index_count;
   header_.end_phy_offset = phy_offset;
   header_.end_timestamp = store_timestamp;

@@ -108,5 +108,27 @@ TEST_F(IndexFileTest, OnDiskLayoutIsJavas) {
   EXPECT_EQ(DecodeFixed32(e2 + 16), 1u);  // previous entry
 }
 
+// The used-slot counter is only a statistic, read back from the file's header: a damaged
+// header (INT32_MAX there, found by store_file_fuzz) must not make the next put overflow it
+// (UBSan in the ASan unit build). The put still lands and the counter stays at its ceiling.
+TEST_F(IndexFileTest, DamagedUsedSlotCounterDoesNotOverflow) {
+  auto f = Create(8, 16);
+  ASSERT_TRUE(f->PutKey("T#a", 1, kT0));
+  ASSERT_TRUE(f->Flush().ok());
+  f.reset();
+  auto bytes = env::ReadFileToString(env_.get(), "/index/f");
+  ASSERT_TRUE(bytes.ok());
+  std::string damaged = *bytes;
+  EncodeFixed32(reinterpret_cast<uint8_t*>(damaged.data()) + 32, 0x7fffffffu);
+  ASSERT_TRUE(env::WriteFileAtomically(env_.get(), "/index/f", damaged).ok());
+  auto again = IndexFile::Open(env_.get(), "/index/f", 8, 16);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  for (int i = 0; i < 8; ++i) {  // eight keys over eight slots: some land in empty slots
+    ASSERT_TRUE((*again)->PutKey("T#k" + std::to_string(i), 10 + i, kT0 + i));
+  }
+  EXPECT_EQ((*again)->header().hash_slot_count, INT32_MAX);
+  EXPECT_EQ(Select(**again, "T#k5"), (std::vector<int64_t>{15}));
+}
+
 }  // namespace
 }  // namespace apogee::store
