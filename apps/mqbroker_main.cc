@@ -187,7 +187,7 @@ int main(int argc, char** argv) {
     apogee::TlsConfig tls = settings->tls;
     apogee::ConfigTable tls_keys;
     apogee::AddTlsKeys(&tls_keys, &tls);
-    for (const auto& entry : tls_keys.entries()) namesrv_props[entry.key] = tls_keys.Get(entry.key);
+    for (const auto& entry : tls_keys.entries()) namesrv_props[std::string(entry.key)] = tls_keys.Get(entry.key);
     Status s = namesrv_config->ApplyProperties(namesrv_props);
     if (!s.ok()) return Fail("embedded NameServer: " + s.ToString());
     namesrv = std::make_unique<apogee::namesrv::NamesrvController>(namesrv_config.get());

@@ -1,6 +1,7 @@
 #include "base/config_table.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -42,38 +43,35 @@ Result<std::map<std::string, std::string>> ParsePropertiesFile(const std::string
   return parsed;
 }
 
-ConfigTable& ConfigTable::Add(std::string key, std::string* field, std::string description,
+ConfigTable& ConfigTable::Add(const char* key, std::string* field, const char* description,
                               bool reloadable) {
-  entries_.push_back({std::move(key), Type::kString, field, std::move(description), reloadable});
-  return *this;
+  return AddEntry({key, Type::kString, field, description, reloadable});
 }
-ConfigTable& ConfigTable::Add(std::string key, int32_t* field, std::string description,
+ConfigTable& ConfigTable::Add(const char* key, int32_t* field, const char* description,
                               bool reloadable, int64_t min, int64_t max) {
-  entries_.push_back(
-      {std::move(key), Type::kInt32, field, std::move(description), reloadable, {}, min, max});
-  return *this;
+  return AddEntry({key, Type::kInt32, field, description, reloadable, {}, min, max});
 }
-ConfigTable& ConfigTable::Add(std::string key, int64_t* field, std::string description,
+ConfigTable& ConfigTable::Add(const char* key, int64_t* field, const char* description,
                               bool reloadable, int64_t min, int64_t max) {
-  entries_.push_back(
-      {std::move(key), Type::kInt64, field, std::move(description), reloadable, {}, min, max});
-  return *this;
+  return AddEntry({key, Type::kInt64, field, description, reloadable, {}, min, max});
 }
-ConfigTable& ConfigTable::Add(std::string key, bool* field, std::string description,
+ConfigTable& ConfigTable::Add(const char* key, bool* field, const char* description,
                               bool reloadable) {
-  entries_.push_back({std::move(key), Type::kBool, field, std::move(description), reloadable});
-  return *this;
+  return AddEntry({key, Type::kBool, field, description, reloadable});
 }
-ConfigTable& ConfigTable::Add(std::string key, double* field, std::string description,
+ConfigTable& ConfigTable::Add(const char* key, double* field, const char* description,
                               bool reloadable) {
-  entries_.push_back({std::move(key), Type::kDouble, field, std::move(description), reloadable});
-  return *this;
+  return AddEntry({key, Type::kDouble, field, description, reloadable});
 }
-ConfigTable& ConfigTable::AddEnum(std::string key, std::string* field,
-                                  std::vector<std::string> values, std::string description,
+ConfigTable& ConfigTable::AddEnum(const char* key, std::string* field,
+                                  std::vector<std::string_view> values, const char* description,
                                   bool reloadable) {
-  entries_.push_back({std::move(key), Type::kEnum, field, std::move(description), reloadable,
-                      std::move(values)});
+  return AddEntry({key, Type::kEnum, field, description, reloadable, std::move(values)});
+}
+ConfigTable& ConfigTable::AddEntry(Entry entry) {
+  // The broker's table has about 150 entries; growing from 64 reallocates at most twice.
+  if (entries_.capacity() == 0) entries_.reserve(64);
+  entries_.push_back(std::move(entry));
   return *this;
 }
 
@@ -101,9 +99,7 @@ Status ConfigTable::Set(std::string_view key, std::string_view raw_value) {
     case Type::kEnum: {
       auto it = std::find(e->enum_values.begin(), e->enum_values.end(), value);
       if (it == e->enum_values.end()) {
-        std::string allowed;
-        for (const auto& v : e->enum_values) allowed += (allowed.empty() ? "" : ", ") + v;
-        return bad("expected one of " + allowed);
+        return bad(fmt::format("expected one of {}", fmt::join(e->enum_values, ", ")));
       }
       *static_cast<std::string*>(e->field) = std::string(value);
       return Status::OK();
@@ -152,23 +148,32 @@ Status ConfigTable::Apply(const std::map<std::string, std::string>& props,
   return Status::OK();
 }
 
-std::string ConfigTable::Get(std::string_view key) const {
-  const Entry* e = Find(key);
-  if (e == nullptr) return {};
-  switch (e->type) {
-    case Type::kString:
-    case Type::kEnum: return *static_cast<const std::string*>(e->field);
-    case Type::kInt32: return std::to_string(*static_cast<const int32_t*>(e->field));
-    case Type::kInt64: return std::to_string(*static_cast<const int64_t*>(e->field));
-    case Type::kBool: return *static_cast<const bool*>(e->field) ? "true" : "false";
-    case Type::kDouble: return fmt::format("{}", *static_cast<const double*>(e->field));
+namespace {
+
+std::string ValueOf(const ConfigTable::Entry& e) {
+  switch (e.type) {
+    case ConfigTable::Type::kString:
+    case ConfigTable::Type::kEnum: return *static_cast<const std::string*>(e.field);
+    case ConfigTable::Type::kInt32: return std::to_string(*static_cast<const int32_t*>(e.field));
+    case ConfigTable::Type::kInt64: return std::to_string(*static_cast<const int64_t*>(e.field));
+    case ConfigTable::Type::kBool: return *static_cast<const bool*>(e.field) ? "true" : "false";
+    case ConfigTable::Type::kDouble:
+      return fmt::format("{}", *static_cast<const double*>(e.field));
   }
   return {};
 }
 
+}  // namespace
+
+std::string ConfigTable::Get(std::string_view key) const {
+  const Entry* e = Find(key);
+  return e == nullptr ? std::string() : ValueOf(*e);
+}
+
 std::map<std::string, std::string> ConfigTable::Snapshot() const {
+  // One pass: looking each key up again (Get) made a snapshot quadratic in the entries.
   std::map<std::string, std::string> out;
-  for (const Entry& e : entries_) out[e.key] = Get(e.key);
+  for (const Entry& e : entries_) out[std::string(e.key)] = ValueOf(e);
   return out;
 }
 

@@ -2,7 +2,9 @@
 // namesrv.conf) with RocketMQ's key names.
 //
 // Each setting is declared once: key, a pointer to the typed field it fills, its
-// description and whether it may change at run time. Unknown keys are reported by name
+// description and whether it may change at run time. Keys and descriptions are string
+// literals (the `const char*` parameters refuse a temporary std::string): the tables are
+// rebuilt per config request, so an entry holds views and building one allocates nothing. Unknown keys are reported by name
 // (the caller warns); a value that does not parse stops loading with an error that names
 // the key and the value. Java's loader silently ignores both; we do not.
 #pragma once
@@ -29,27 +31,29 @@ class ConfigTable {
   enum class Type { kString, kInt32, kInt64, kBool, kDouble, kEnum };
 
   struct Entry {
-    std::string key;
+    std::string_view key;  // a string literal
     Type type;
     void* field;
-    std::string description;
+    std::string_view description;  // a string literal
     bool reloadable = false;
-    std::vector<std::string> enum_values;  // kEnum: accepted values (case-sensitive)
+    std::vector<std::string_view> enum_values;  // kEnum: accepted values (literals, case-sensitive)
     int64_t min = INT64_MIN;
     int64_t max = INT64_MAX;
   };
 
-  ConfigTable& Add(std::string key, std::string* field, std::string description,
+  ConfigTable& Add(const char* key, std::string* field, const char* description,
                    bool reloadable = false);
-  ConfigTable& Add(std::string key, int32_t* field, std::string description,
+  ConfigTable& Add(const char* key, int32_t* field, const char* description,
                    bool reloadable = false, int64_t min = INT32_MIN, int64_t max = INT32_MAX);
-  ConfigTable& Add(std::string key, int64_t* field, std::string description,
+  ConfigTable& Add(const char* key, int64_t* field, const char* description,
                    bool reloadable = false, int64_t min = INT64_MIN, int64_t max = INT64_MAX);
-  ConfigTable& Add(std::string key, bool* field, std::string description, bool reloadable = false);
-  ConfigTable& Add(std::string key, double* field, std::string description,
+  ConfigTable& Add(const char* key, bool* field, const char* description, bool reloadable = false);
+  ConfigTable& Add(const char* key, double* field, const char* description,
                    bool reloadable = false);
-  ConfigTable& AddEnum(std::string key, std::string* field, std::vector<std::string> values,
-                       std::string description, bool reloadable = false);
+  ConfigTable& AddEnum(const char* key, std::string* field, std::vector<std::string_view> values,
+                       const char* description, bool reloadable = false);
+  // Adds an entry of another table (its key, description and values are literals too).
+  ConfigTable& AddEntry(Entry entry);
 
   // Sets one key. NotFound for an unknown key; InvalidArgument naming key and value
   // for a value that does not parse or is out of range.

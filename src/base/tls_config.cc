@@ -11,8 +11,8 @@ namespace {
 
 // Keys a tls.properties file may set (Java's TlsHelper reads exactly these; mode and
 // enable only come from the process's own configuration).
-constexpr std::string_view kModeKey = "tls.server.mode";
-constexpr std::string_view kEnableKey = "tls.enable";
+constexpr char kModeKey[] = "tls.server.mode";
+constexpr char kEnableKey[] = "tls.enable";
 
 void AddFileKeys(ConfigTable* t, TlsConfig* c) {
   t->Add("tls.test.mode.enable", &c->test_mode_enable,
@@ -75,10 +75,10 @@ std::string_view TlsModeName(TlsMode mode) {
 }
 
 void AddTlsKeys(ConfigTable* t, TlsConfig* c) {
-  t->Add(std::string(kModeKey), &c->server_mode,
+  t->Add(kModeKey, &c->server_mode,
          "disabled | permissive | enforcing: plain only, plain and TLS on the same port (Java's "
          "default), TLS only")
-      .Add(std::string(kEnableKey), &c->enable,
+      .Add(kEnableKey, &c->enable,
            "connect with TLS: registration with the NameServers, the slave's HA link and its "
            "metadata sync")
       .Add("tls.config.file", &c->config_file,

@@ -87,27 +87,9 @@ std::string LocalIPv4Address() {
 // Adds every entry of `from` to `to`, keeping types and bounds. Store settings are copied
 // into the store when it opens, so none of them may change at run time here.
 void AppendTable(const ConfigTable& from, ConfigTable* to) {
-  for (const ConfigTable::Entry& e : from.entries()) {
-    switch (e.type) {
-      case ConfigTable::Type::kString:
-        to->Add(e.key, static_cast<std::string*>(e.field), e.description);
-        break;
-      case ConfigTable::Type::kEnum:
-        to->AddEnum(e.key, static_cast<std::string*>(e.field), e.enum_values, e.description);
-        break;
-      case ConfigTable::Type::kInt32:
-        to->Add(e.key, static_cast<int32_t*>(e.field), e.description, false, e.min, e.max);
-        break;
-      case ConfigTable::Type::kInt64:
-        to->Add(e.key, static_cast<int64_t*>(e.field), e.description, false, e.min, e.max);
-        break;
-      case ConfigTable::Type::kBool:
-        to->Add(e.key, static_cast<bool*>(e.field), e.description);
-        break;
-      case ConfigTable::Type::kDouble:
-        to->Add(e.key, static_cast<double*>(e.field), e.description);
-        break;
-    }
+  for (ConfigTable::Entry e : from.entries()) {
+    e.reloadable = false;
+    to->AddEntry(std::move(e));
   }
 }
 
@@ -471,7 +453,7 @@ std::vector<std::string> BrokerConfig::RuntimeUpdatableKeys() const {
   const ConfigTable table = BuildTable(&copy);
   std::vector<std::string> out;
   for (const ConfigTable::Entry& e : table.entries()) {
-    if (e.reloadable) out.push_back(e.key);
+    if (e.reloadable) out.emplace_back(e.key);
   }
   std::sort(out.begin(), out.end());
   return out;

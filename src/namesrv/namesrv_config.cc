@@ -137,7 +137,7 @@ std::vector<std::string> NamesrvConfig::RuntimeUpdatableKeys() const {
   ConfigTable table = BuildTable(&dummy);
   std::vector<std::string> keys;
   for (const auto& e : table.entries()) {
-    if (e.reloadable) keys.push_back(e.key);
+    if (e.reloadable) keys.emplace_back(e.key);
   }
   return keys;
 }
