@@ -27,7 +27,7 @@ class Executor {
 // Up to `threads` threads over a bounded FIFO queue. Threads start on demand: a task queued
 // while no thread is idle starts one more, up to the maximum, and started threads stay until
 // Shutdown(). A broker with a dozen families therefore idles with only the threads its
-// traffic ever needed (issue 13: idle broker <= 16 threads), while a configured pool size
+// traffic ever needed (the idle count is in docs/benchmarks.md), while a configured pool size
 // (Java's *ThreadPoolNums keys) still bounds the concurrency under load.
 class ThreadPoolExecutor final : public Executor {
  public:
