@@ -41,19 +41,20 @@ bool TimerProgress::IsDelivered(int64_t offset) const {
 
 void TimerProgress::MarkDelivered(int64_t offset) {
   if (IsDelivered(offset)) return;
-  int64_t begin = offset;
-  int64_t end = offset + 1;
-  auto next = ranges_.lower_bound(offset);
-  if (next != ranges_.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second == offset) {  // extends the range before
-      begin = prev->first;
-      ranges_.erase(prev);
-    }
-  }
-  if (next != ranges_.end() && next->first == end) {  // joins the range after
-    end = next->second;
-    ranges_.erase(next);
+  MarkDeliveredRange(offset, offset + 1);
+}
+
+void TimerProgress::MarkDeliveredRange(int64_t begin, int64_t end) {
+  begin = std::max(begin, commit_offset_);
+  if (end <= begin) return;
+  // Absorb every range that overlaps or touches [begin, end): the set stays disjoint and
+  // never holds two adjacent ranges.
+  auto it = ranges_.upper_bound(begin);
+  if (it != ranges_.begin() && std::prev(it)->second >= begin) --it;
+  while (it != ranges_.end() && it->first <= end) {
+    begin = std::min(begin, it->first);
+    end = std::max(end, it->second);
+    it = ranges_.erase(it);
   }
   ranges_[begin] = end;
 }
@@ -111,7 +112,7 @@ Status TimerProgress::Decode(std::string_view text) {
         return Status::Corruption(fmt::format("{} = [{}, {}) is empty or below commitOffset {}",
                                               path, begin, end, commit));
       }
-      for (int64_t o = begin; o < end && o - begin < INT32_MAX; ++o) loaded.MarkDelivered(o);
+      loaded.MarkDeliveredRange(begin, end);
     }
   }
   *this = std::move(loaded);

@@ -54,6 +54,9 @@ class TimerProgress {
   const std::map<int64_t, int64_t>& delivered_ranges() const { return ranges_; }
   bool IsDelivered(int64_t offset) const;
   void MarkDelivered(int64_t offset);
+  // Marks [begin, end) in O(log n + ranges merged), whatever its length: a range read back
+  // from timerOffset.json may span billions of offsets.
+  void MarkDeliveredRange(int64_t begin, int64_t end);
   // Moves the low-water mark up to `offset` (nothing below it is pending any more),
   // dropping the ranges below it.
   void AdvanceCommitOffset(int64_t offset);

@@ -53,6 +53,29 @@ TEST(TimerProgressTest, DecodeRoundTripAndErrors) {
   EXPECT_EQ(p.commit_offset(), 7);  // a failed decode changes nothing
 }
 
+// A damaged or hostile timerOffset.json may hold a range of billions of offsets (found by
+// config_json_fuzz: [7, 1222222223] took longer than the fuzzer's 25 s timeout when it was
+// marked one offset at a time). Decoding is now independent of a range's length, and
+// overlapping or touching ranges in the file merge into one.
+TEST(TimerProgressTest, DecodeOfAHugeRangeIsImmediateAndRangesMerge) {
+  TimerProgress p;
+  ASSERT_TRUE(p.Decode("{\"commitOffset\":2,\"deliveredRanges\":"
+                       "[[7,9223372036854775807],[20,21]]}")
+                  .ok());
+  EXPECT_TRUE(p.IsDelivered(7));
+  EXPECT_TRUE(p.IsDelivered(9223372036854775806));
+  EXPECT_FALSE(p.IsDelivered(6));
+  EXPECT_EQ(p.Encode(),
+            "{\"commitOffset\":2,\"deliveredRanges\":[[7,9223372036854775807]]}");
+  ASSERT_TRUE(p.Decode("{\"commitOffset\":0,\"deliveredRanges\":[[1,5],[3,8],[8,9],[11,12]]}")
+                  .ok());
+  EXPECT_EQ(p.Encode(), "{\"commitOffset\":0,\"deliveredRanges\":[[1,9],[11,12]]}");
+  p.MarkDeliveredRange(9, 11);  // fills the gap: one range
+  EXPECT_EQ(p.Encode(), "{\"commitOffset\":0,\"deliveredRanges\":[[1,12]]}");
+  p.MarkDeliveredRange(0, 3);  // overlaps the start
+  EXPECT_EQ(p.Encode(), "{\"commitOffset\":0,\"deliveredRanges\":[[0,12]]}");
+}
+
 class TimerMessageServiceTest : public ::testing::Test {
  protected:
   TimerMessageServiceTest() : sender_(&harness_.context) { harness_.AddTopic("T", 4); }
