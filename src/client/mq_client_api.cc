@@ -168,25 +168,33 @@ class MQClientAPI::Impl {
     namesrv_index_ = rd() % 999;
   }
 
-  // Runs `task` on the callback executor; inline when the executor refuses it (full or
-  // shut down) so that a callback is never lost.
+  // Runs `callback(result)` on the callback executor; inline when the executor refuses it
+  // (full or shut down) so that a callback is never lost. The callback and its result move
+  // into one shared block: the task copied into the executor's std::function holds only a
+  // pointer to it, never a deep copy of the callback's captures (strings, nested callbacks).
+  struct PendingCallback {
+    std::function<void(Result<RemotingCommand>)> callback;
+    Result<RemotingCommand> result;
+  };
   static void Dispatch(const std::shared_ptr<remoting::ThreadPoolExecutor>& executor,
-                       std::function<void()> task) {
-    auto shared_task = std::make_shared<std::function<void()>>(std::move(task));
-    if (!executor->TryExecute([shared_task] { (*shared_task)(); })) {
+                       std::shared_ptr<PendingCallback> pending) {
+    auto run = [](PendingCallback& p) { p.callback(std::move(p.result)); };
+    if (!executor->TryExecute([pending, run] { run(*pending); })) {
       GetLogger("client")->warn("callback executor refused a task; running it on the IO thread");
-      (*shared_task)();
+      run(*pending);
     }
   }
 
   void InvokeAsync(std::string_view addr, RemotingCommand request, Millis timeout,
                    std::function<void(Result<RemotingCommand>)> callback) {
     auto executor = callbacks_;
-    remoting_.InvokeAsync(addr, std::move(request), timeout,
-                          [executor, callback = std::move(callback)](Result<RemotingCommand> r) {
-                            auto shared = std::make_shared<Result<RemotingCommand>>(std::move(r));
-                            Dispatch(executor, [callback, shared] { callback(std::move(*shared)); });
-                          });
+    // mutable: the remoting client calls this exactly once, so the callback moves on.
+    remoting_.InvokeAsync(
+        addr, std::move(request), timeout,
+        [executor, callback = std::move(callback)](Result<RemotingCommand> r) mutable {
+          Dispatch(executor, std::make_shared<PendingCallback>(
+                                 PendingCallback{std::move(callback), std::move(r)}));
+        });
   }
 
   Result<RemotingCommand> InvokeNamesrvSync(RemotingCommand request, Millis timeout) {
