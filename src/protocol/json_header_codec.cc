@@ -22,6 +22,7 @@ class StringAppendStream {
  public:
   using Ch = char;
   explicit StringAppendStream(std::string* out) : out_(out) {}
+  void Retarget(std::string* out) { out_ = out; }
   void Put(char c) { out_->push_back(c); }
   void Flush() {}
 
@@ -204,11 +205,19 @@ void WriteKey(Writer& writer, std::string_view s) {
 Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, RemotingCommand* command) {
   HeaderHandler handler(command, max_ext_fields);
   rapidjson::MemoryStream stream(header.data(), header.size());
-  json::Reader reader;  // json_util.h: RapidJSON 1.1's stack does arithmetic on null
   // Iterative: a deeply nested header cannot exhaust the stack.
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
-  rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
+  // json_util.h's Reader (RapidJSON 1.1's stack does arithmetic on null). Its stack (string
+  // copies, parse states) grows on the first headers and is kept per thread, so a decode
+  // allocates nothing but the strings it keeps; a large header gets a reader of its own, so
+  // what a thread keeps stays small however big a peer's headers were.
+  constexpr size_t kReusedReaderMaxHeader = 16 * 1024;
+  thread_local json::Reader reused_reader;
+  std::optional<json::Reader> own_reader;
+  json::Reader* reader = &reused_reader;
+  if (header.size() > kReusedReaderMaxHeader) reader = &own_reader.emplace();
+  rapidjson::ParseResult result = reader->Parse<kFlags>(stream, handler);
   if (result.IsError()) {
     if (!handler.error().empty()) return Status::Corruption("bad JSON header: " + handler.error());
     return Status::Corruption(std::string("unparsable JSON header at offset ") +
@@ -229,8 +238,11 @@ Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, Remoti
 }
 
 void EncodeJsonHeader(const RemotingCommand& command, std::string* out) {
-  StringAppendStream stream(out);
-  json::WriterTo<StringAppendStream> writer(stream);
+  // One writer per thread: its level stack is allocated once, not on every header.
+  thread_local StringAppendStream stream(nullptr);
+  thread_local json::WriterTo<StringAppendStream> writer(stream);
+  stream.Retarget(out);
+  writer.Reset(stream);
   writer.StartObject();
   WriteKey(writer, kJsonKeyCode);
   writer.Int(command.code);
