@@ -50,6 +50,23 @@ class MappedRegion {
   // widened to page boundaries internally). The range must lie inside [0, size()).
   virtual Status Sync(size_t offset, size_t length) = 0;
 
+  // How the bytes of a range will be touched: a hint, never needed for correctness.
+  enum class Access {
+    kNormal,      // readahead as the kernel sees fit (large page-cache folios included)
+    kPageByPage,  // no readahead: a page faulted in is cached alone (madvise MADV_RANDOM)
+  };
+  // Applies `access` to [offset, offset + length) (widened to page boundaries). Why it
+  // matters: Linux (ext4 since 6.16) caches files in folios of up to 2 MiB, a store through a
+  // mapping dirties its whole folio, and msync then writes all of it: one 1 KiB record synced
+  // alone cost 2 MiB of writes. Pages faulted in under kPageByPage are single 4 KiB folios.
+  // The default does nothing (in-memory mappings have no page cache).
+  virtual Status Advise(size_t offset, size_t length, Access access) {
+    (void)offset;
+    (void)length;
+    (void)access;
+    return Status::OK();
+  }
+
  protected:
   MappedRegion() = default;
 };

@@ -62,6 +62,10 @@ class FaultMappedRegion final : public MappedRegion {
     return Status::OK();
   }
 
+  Status Advise(size_t offset, size_t length, Access access) override {
+    return target_->Advise(offset, length, access);
+  }
+
  private:
   FaultInjectionEnv* env_;
   std::string path_;

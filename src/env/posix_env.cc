@@ -43,11 +43,7 @@ class PosixMappedRegion final : public MappedRegion {
   size_t size() const override { return size_; }
 
   Status Sync(size_t offset, size_t length) override {
-    if (offset > size_ || length > size_ - offset) {
-      return Status::InvalidArgument("msync range [" + std::to_string(offset) + ", +" +
-                                     std::to_string(length) + ") outside mapping of " +
-                                     std::to_string(size_) + " bytes of '" + path_ + "'");
-    }
+    APOGEE_RETURN_IF_ERROR(CheckRange("msync", offset, length));
     if (length == 0) return Status::OK();
     // msync needs a page-aligned start; the mapping itself is page-aligned.
     const size_t start = offset / PageSize() * PageSize();
@@ -55,7 +51,25 @@ class PosixMappedRegion final : public MappedRegion {
     return Status::OK();
   }
 
+  Status Advise(size_t offset, size_t length, Access access) override {
+    APOGEE_RETURN_IF_ERROR(CheckRange("madvise", offset, length));
+    if (length == 0) return Status::OK();
+    const size_t start = offset / PageSize() * PageSize();
+    const int advice = access == Access::kPageByPage ? MADV_RANDOM : MADV_NORMAL;
+    if (madvise(base_ + start, offset + length - start, advice) != 0) {
+      return Errno("madvise", path_);
+    }
+    return Status::OK();
+  }
+
  private:
+  Status CheckRange(const char* call, size_t offset, size_t length) const {
+    if (offset <= size_ && length <= size_ - offset) return Status::OK();
+    return Status::InvalidArgument(std::string(call) + " range [" + std::to_string(offset) +
+                                   ", +" + std::to_string(length) + ") outside mapping of " +
+                                   std::to_string(size_) + " bytes of '" + path_ + "'");
+  }
+
   std::string path_;
   uint8_t* base_;
   size_t size_;

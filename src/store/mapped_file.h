@@ -66,8 +66,17 @@ class MappedFile {
   // leaves the flushed position where it was.
   Result<int64_t> Flush(int least_pages);
   // Writes zeros over the whole file and syncs it, so later appends land in allocated, written
-  // blocks and fdatasync stays cheap. Only before the first append.
+  // blocks and fdatasync stays cheap. Only before the first append. Written one 4 KiB page per
+  // write, so the page cache holds the file in 4 KiB folios (see SetWriteTailPageByPage).
   Status Warm();
+  // Under SYNC_FLUSH every record is synced alone or in a small group, and Linux writes back
+  // whole page-cache folios (up to 2 MiB on ext4 since 6.16; env::MappedRegion::Advise): `on`
+  // makes the part not yet written, from the page holding the write position on, fault in
+  // page by page (no readahead, 4 KiB folios), so a sync writes the pages it covers and no
+  // more; `off` gives the whole file back to normal readahead (once it is full and only read).
+  Status SetWriteTailPageByPage(bool on);
+  // Where the page-by-page part starts, or -1 when the file is under normal readahead.
+  int64_t page_by_page_from() const { return page_by_page_from_.load(std::memory_order_relaxed); }
 
   // Zeroes [pos, file_size) where it is not zero already and makes it durable (after a
   // truncation, so cut-off bytes cannot be mistaken for data later).
@@ -93,6 +102,7 @@ class MappedFile {
   std::atomic<int64_t> flushed_position_{0};
   std::mutex flush_mu_;  // one flusher at a time
   std::atomic<bool> destroyed_{false};
+  std::atomic<int64_t> page_by_page_from_{-1};
 };
 
 }  // namespace apogee::store

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/logging.h"
 #include "store/file_allocator.h"
 
 namespace apogee::store {
@@ -79,8 +80,22 @@ Result<std::shared_ptr<MappedFile>> MappedFileQueue::LastFileOrCreate(int64_t of
   if (!created.ok()) return created.status();
   std::lock_guard<std::mutex> lock(mu_);
   if (files_.empty() && flushed_where_.load() == 0) flushed_where_.store(start);
+  if (!files_.empty()) AdviseWriteTail(*files_.back(), false);
+  AdviseWriteTail(**created, true);
   files_.push_back(*created);
   return *created;
+}
+
+void MappedFileQueue::SetPageByPageWriteTail() {
+  std::lock_guard<std::mutex> lock(mu_);
+  page_by_page_tail_.store(true);
+  if (!files_.empty()) AdviseWriteTail(*files_.back(), true);
+}
+
+void MappedFileQueue::AdviseWriteTail(MappedFile& file, bool on) const {
+  if (!page_by_page_tail_.load()) return;
+  Status s = file.SetWriteTailPageByPage(on);
+  if (!s.ok()) GetLogger("store")->warn("{} (syncs may write more than they need)", s.ToString());
 }
 
 void MappedFileQueue::MaybePrepareNextLocked() {
@@ -158,6 +173,7 @@ Status MappedFileQueue::TruncateDirtyFiles(int64_t offset, bool zero_tail) {
   }
   if (FlushedWhere() > offset) SetFlushedWhere(offset);
   if (zero_tail && cut) APOGEE_RETURN_IF_ERROR(cut->ZeroFrom(offset - cut->start_offset()));
+  if (cut) AdviseWriteTail(*cut, true);  // the last file now
   for (auto& f : doomed) APOGEE_RETURN_IF_ERROR(f->Destroy());
   if (!doomed.empty()) APOGEE_RETURN_IF_ERROR(env_->SyncDir(dir_));
   return Status::OK();

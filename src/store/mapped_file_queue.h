@@ -6,6 +6,7 @@
 // thread. Appending into the last file is the owner's job (one writer at a time).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -67,12 +68,18 @@ class MappedFileQueue {
   Status TruncateDirtyFiles(int64_t offset, bool zero_tail = false);
   // Deletes every file (used when a ConsumeQueue must be rebuilt).
   Status DestroyAll();
+  // SYNC_FLUSH CommitLog: from now on the last file's unwritten part is faulted in page by
+  // page (MappedFile::SetWriteTailPageByPage), and every later last file's too; a file that
+  // stops being the last goes back to normal readahead. A failed advice is logged, not fatal.
+  void SetPageByPageWriteTail();
   // Removes the first `n` files from the queue and destroys them.
   Status DeleteFirstFiles(size_t n);
 
  private:
   // Asks the allocator for the file after the last one once the last is half written.
   void MaybePrepareNextLocked();
+  // Applies the page-by-page advice to `file`, if asked for (SetPageByPageWriteTail).
+  void AdviseWriteTail(MappedFile& file, bool on) const;
 
   env::Env* env_;
   std::string dir_;
@@ -81,6 +88,7 @@ class MappedFileQueue {
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<MappedFile>> files_;  // guarded by mu_, ascending offsets
   int64_t prepared_next_ = -1;  // guarded by mu_: start of the file asked of the allocator
+  std::atomic<bool> page_by_page_tail_{false};
   std::atomic<int64_t> flushed_where_{0};
 };
 

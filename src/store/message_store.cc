@@ -239,6 +239,10 @@ Status MessageStore::Start() {
     MarkUnwritable("CommitLog flush failed: " + s.ToString());
   };
   if (config_.flush_type() == FlushDiskType::kSyncFlush) {
+    // Each group commit syncs a few records: keep the page-cache folios they land in at 4 KiB
+    // so a sync writes those pages, not the 2 MiB folios readahead builds
+    // (MappedFile::SetWriteTailPageByPage; docs/benchmarks.md, "SYNC_FLUSH regression").
+    commit_log_->files().SetPageByPageWriteTail();
     // Under SYNC_FLUSH only durable bytes are readable: each flush wakes the reput.
     group_commit_ = std::make_unique<GroupCommitService>(commit_log_.get(), checkpoint_.get(),
                                                          clock_, on_error, [this] { reput_->Wakeup(); },

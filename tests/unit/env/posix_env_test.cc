@@ -48,6 +48,27 @@ TEST(PosixEnvTest, MappedBytesReachTheFileOnDisk) {
   EXPECT_EQ(content.substr(4097, 9), "unaligned");
 }
 
+TEST(PosixEnvTest, AdviceIsAHintThatKeepsTheBytes) {
+  apogee::testing::TempDir dir;
+  std::unique_ptr<Env> env = NewPosixEnv();
+  auto file = env->OpenFile(dir.Join("f"), OpenMode::kCreateNew);
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE((*file)->Allocate(3 * 4096).ok());
+  auto region = (*file)->Map();
+  ASSERT_TRUE(region.ok());
+  std::memcpy((*region)->data() + 5000, "kept", 4);
+  // An unaligned start is widened to the page, as for Sync.
+  ASSERT_TRUE((*region)->Advise(4097, 2 * 4096 - 1, MappedRegion::Access::kPageByPage).ok());
+  std::memcpy((*region)->data() + 9000, "too", 3);
+  ASSERT_TRUE((*region)->Sync(0, 3 * 4096).ok());
+  ASSERT_TRUE((*region)->Advise(0, 3 * 4096, MappedRegion::Access::kNormal).ok());
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>((*region)->data()) + 5000, 4), "kept");
+  auto outside = (*region)->Advise(4096, 3 * 4096, MappedRegion::Access::kPageByPage);
+  EXPECT_TRUE(outside.Is(StatusCode::kInvalidArgument)) << outside.ToString();
+  std::string content = apogee::testing::ReadFileOrEmpty(dir.Join("f"));
+  EXPECT_EQ(content.substr(9000, 3), "too");
+}
+
 TEST(PosixEnvTest, ErrorsNameThePathAndTheCall) {
   std::unique_ptr<Env> env = NewPosixEnv();
   auto file = env->OpenFile("/nonexistent-apogee-dir/x", OpenMode::kCreateIfMissing);

@@ -113,5 +113,31 @@ TEST_F(MappedFileQueueTest, DeleteFirstFiles) {
   EXPECT_TRUE(env_->ListDir("/q")->empty());
 }
 
+// SYNC_FLUSH: the file being written faults in page by page from its write position (so a
+// sync writes the 4 KiB pages it covers, not a 2 MiB folio); a file that is full goes back
+// to normal readahead; a truncation makes the cut file the one written again.
+TEST_F(MappedFileQueueTest, SyncFlushWriteTailIsFaultedInPageByPage) {
+  MappedFileQueue q(env_.get(), "/q", 3 * 4096);
+  ASSERT_TRUE(q.Load().ok());
+  Fill(&q, 5000);
+  auto first = q.FirstFile();
+  EXPECT_EQ(first->page_by_page_from(), -1);  // not asked for yet (ASYNC_FLUSH)
+  q.SetPageByPageWriteTail();
+  EXPECT_EQ(first->page_by_page_from(), 4096);  // the page holding the write position on
+  Fill(&q, 3 * 4096);                             // rolls into the second file
+  ASSERT_EQ(q.file_count(), 2u);
+  EXPECT_EQ(first->page_by_page_from(), -1);
+  EXPECT_EQ(q.LastFile()->page_by_page_from(), 0);
+  ASSERT_TRUE(q.TruncateDirtyFiles(9000).ok());
+  ASSERT_EQ(q.file_count(), 1u);
+  EXPECT_EQ(first->page_by_page_from(), 8192);
+
+  // A queue that never asked for it (ConsumeQueues, ASYNC_FLUSH) leaves files alone.
+  MappedFileQueue other(env_.get(), "/q2", 4096);
+  ASSERT_TRUE(other.Load().ok());
+  Fill(&other, 3 * 4096);
+  for (const auto& f : other.Files()) EXPECT_EQ(f->page_by_page_from(), -1);
+}
+
 }  // namespace
 }  // namespace apogee::store

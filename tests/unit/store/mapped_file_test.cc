@@ -2,7 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+
 #include "env/mem_env.h"
+#include "env/posix_env.h"
+#include "store/store_format.h"
+#include "testutil/test_util.h"
 
 namespace apogee::store {
 namespace {
@@ -82,6 +90,68 @@ TEST_F(MappedFileTest, DestroyDeletesButMappingStaysReadable) {
   EXPECT_FALSE(env_->FileExists("/s/00000000000000000000"));
   EXPECT_EQ((*f)->data()[1], 'b');
   EXPECT_TRUE((*f)->destroyed());
+}
+
+// Bytes this process has dirtied in the page cache so far (/proc/self/io write_bytes: a
+// store through a mapping counts the whole page-cache folio it dirties); -1 where unknown.
+int64_t DirtiedBytes() {
+  std::ifstream io("/proc/self/io");
+  std::string key;
+  int64_t value = 0;
+  while (io >> key >> value) {
+    if (key == "write_bytes:") return value;
+  }
+  return -1;
+}
+
+// Stores one small record through the mapping at `pos` and syncs it, as a SYNC_FLUSH put
+// does; returns the bytes that dirtied (and so the sync wrote).
+int64_t DirtiedBySyncedRecord(MappedFile* f, int64_t pos) {
+  const int64_t before = DirtiedBytes();
+  f->set_wrote_position(pos);
+  EXPECT_TRUE(f->Append(std::string(1024, 'r')));
+  EXPECT_TRUE(f->Flush(0).ok());
+  return before < 0 ? -1 : DirtiedBytes() - before;
+}
+
+// On a real disk (ext4 on Linux >= 6.16 caches files in folios of up to 2 MiB), a 1 KiB record
+// synced into a pre-written file dirtied and wrote its whole folio (1 MiB with the old 1 MiB
+// pre-writes): the SYNC_FLUSH regression of docs/benchmarks.md. Pre-written page by page, it
+// dirties one page. On a file system without write accounting (tmpfs) this shows nothing.
+TEST(MappedFilePosixTest, ASmallRecordSyncedIntoAWarmedFileDirtiesOnePage) {
+  apogee::testing::TempDir dir;
+  auto env = env::NewPosixEnv();
+  auto f = MappedFile::Create(env.get(), dir.Join("00000000000000000000"), 0, 8 << 20);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  ASSERT_TRUE((*f)->Warm().ok());
+  (*f)->ResetPositions(0);
+  for (int64_t pos : {int64_t{1} << 20, int64_t{5} << 20}) {
+    int64_t dirtied = DirtiedBySyncedRecord(f->get(), pos + 100);
+    if (dirtied < 0) GTEST_SKIP() << "no /proc/self/io";
+    EXPECT_LE(dirtied, 2 * kOsPageSize) << "at " << pos;
+  }
+}
+
+// The same for a file never pre-written (the first CommitLog file, or one reopened after a
+// restart) whose unwritten part was advised page by page, after a long sequential write has
+// had every chance to grow readahead's folios.
+TEST(MappedFilePosixTest, ASmallRecordSyncedIntoAPageByPageTailDirtiesOnePage) {
+  apogee::testing::TempDir dir;
+  auto env = env::NewPosixEnv();
+  auto f = MappedFile::Create(env.get(), dir.Join("00000000000000000000"), 0, 32 << 20);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  ASSERT_TRUE((*f)->SetWriteTailPageByPage(true).ok());
+  EXPECT_EQ((*f)->page_by_page_from(), 0);
+  const std::string chunk(1 << 20, 'w');
+  for (int i = 0; i < 16; ++i) ASSERT_TRUE((*f)->Append(chunk));
+  ASSERT_TRUE((*f)->Flush(0).ok());
+  for (int64_t pos : {int64_t{16} << 20, int64_t{24} << 20}) {
+    int64_t dirtied = DirtiedBySyncedRecord(f->get(), pos + 100);
+    if (dirtied < 0) GTEST_SKIP() << "no /proc/self/io";
+    EXPECT_LE(dirtied, 2 * kOsPageSize) << "at " << pos;
+  }
+  ASSERT_TRUE((*f)->SetWriteTailPageByPage(false).ok());
+  EXPECT_EQ((*f)->page_by_page_from(), -1);
 }
 
 }  // namespace
