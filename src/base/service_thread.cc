@@ -3,8 +3,42 @@
 #include <pthread.h>
 
 #include <chrono>
+#include <utility>
+#include <vector>
+
+#include "base/wakeup_batch.h"
 
 namespace apogee {
+
+namespace {
+
+struct WakeupBatchState {
+  int depth = 0;
+  // Keeps its capacity between batches: no allocation per read once warmed up.
+  std::vector<std::pair<ServiceThread*, void (*)(ServiceThread*)>> held;
+};
+
+thread_local WakeupBatchState t_wakeup_batch;
+
+}  // namespace
+
+ScopedWakeupBatch::ScopedWakeupBatch() { ++t_wakeup_batch.depth; }
+
+ScopedWakeupBatch::~ScopedWakeupBatch() {
+  WakeupBatchState& batch = t_wakeup_batch;
+  if (--batch.depth > 0) return;
+  // Each thread is here once: its wake-up stays pending (ServiceThread::wake_pending_) until
+  // it runs, so later Wakeup() calls on it returned early.
+  for (const auto& [thread, notify] : batch.held) notify(thread);
+  batch.held.clear();
+}
+
+bool ScopedWakeupBatch::Defer(ServiceThread* thread, void (*notify)(ServiceThread*)) {
+  WakeupBatchState& batch = t_wakeup_batch;
+  if (batch.depth == 0) return false;
+  batch.held.emplace_back(thread, notify);
+  return true;
+}
 
 ServiceThread::~ServiceThread() {
   // Subclasses must call Shutdown() in their own destructor: by the time this runs the
@@ -35,6 +69,7 @@ void ServiceThread::Shutdown() {
 
 void ServiceThread::Wakeup() {
   if (wake_pending_.exchange(true, std::memory_order_acq_rel)) return;
+  if (ScopedWakeupBatch::Defer(this, [](ServiceThread* t) { t->Notify(); })) return;
   Notify();
 }
 

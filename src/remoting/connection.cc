@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "base/logging.h"
+#include "base/wakeup_batch.h"
 #include "net/host_port.h"
 #include "net/tls_context.h"
 #include "protocol/response_code.h"
@@ -243,8 +244,14 @@ bool Connection::Decode(std::string_view bytes) {
   const bool was_in_frame = decoder_.in_frame();
   // Responses that inline processors produce for the frames of this read are queued
   // and leave in one writev after the loop, not one write per response.
+  // Service threads that inline processors wake for these frames (the reput, for each
+  // ASYNC_FLUSH put) are woken once, after the loop (base/wakeup_batch.h).
   in_read_cycle_ = true;
-  Status st = decoder_.Feed(bytes, [this](std::string_view frame) { return OnFrame(frame); });
+  Status st;
+  {
+    ScopedWakeupBatch wakeups;
+    st = decoder_.Feed(bytes, [this](std::string_view frame) { return OnFrame(frame); });
+  }
   in_read_cycle_ = false;
   if (closed_on_io_) return false;  // a processor closed it
   if (!write_in_progress_ && !write_queue_.empty()) DoWrite();

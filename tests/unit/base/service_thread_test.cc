@@ -1,4 +1,5 @@
 #include "base/service_thread.h"
+#include "base/wakeup_batch.h"
 
 #include <gtest/gtest.h>
 
@@ -34,6 +35,35 @@ TEST(ServiceThreadTest, WakeupCutsWaitShortAndShutdownJoins) {
   EXPECT_GE(t.rounds.load(), 1);
   t.Shutdown();
   EXPECT_TRUE(t.stopped());
+}
+
+// A batch holds the wake-ups made on its thread until the outermost batch ends, then
+// delivers each once (the IO thread's read of many ASYNC_FLUSH sends wakes the reput once).
+TEST(ServiceThreadTest, WakeupsInABatchAreDeliveredWhenTheOutermostBatchEnds) {
+  CountingThread t;
+  t.Start();
+  {
+    ScopedWakeupBatch outer;
+    {
+      ScopedWakeupBatch inner;
+      t.Wakeup();
+      t.Wakeup();
+    }
+    // Held: without the batch's end nothing wakes the thread before its 10 s interval.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(t.rounds.load(), 0);
+  }
+  for (int i = 0; i < 400 && t.rounds.load() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(t.rounds.load(), 1);
+  // Without a batch a wake-up goes out at once, as before.
+  EXPECT_FALSE(ScopedWakeupBatch::Defer(&t, [](ServiceThread*) {}));
+  t.Wakeup();
+  for (int i = 0; i < 400 && t.rounds.load() == 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(t.rounds.load(), 2);
 }
 
 // Sees the value a producer published before each Wakeup(): a lost wake-up leaves it behind
