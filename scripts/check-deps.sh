@@ -17,8 +17,8 @@ declare -A allowed=(
   [acl]="base protocol message"
   [metrics]="base net"
   [coord]="base protocol"
-  [namesrv]="base remoting protocol metrics acl"
-  [client]="base remoting protocol message acl"
+  [namesrv]="base env remoting protocol metrics acl"
+  [client]="base env remoting protocol message acl"
   [broker]="base store ha remoting protocol message env coord metrics acl"
   # admin also reads message records and msgIds (queryMsgById/ByOffset, consumeMessage),
   # as Java's tools use common's MessageDecoder; protocol and client already expose message types.

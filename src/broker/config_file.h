@@ -1,10 +1,11 @@
 // ConfigFile: one of the broker's JSON state files under <storePathRootDir>/config/
 // (topics.json, subscriptionGroup.json, consumerOffset.json, delayOffset.json), persisted
 // the way Java's ConfigManager/MixAll.string2File does, made crash-safe
-// (docs/protocol/store_ha.md §5.7):
+// (docs/protocol/store_ha.md §5.7), through env::WriteFileAtomically and
+// env::LoadFileWithBackup (env/state_file.h), the one implementation every process uses:
 //
-//   Persist: write <file>.tmp and fsync it; copy the current <file> to <file>.bak (fsynced);
-//            rename <file>.tmp over <file>; fsync the directory.
+//   Persist: <file>.tmp written and synced; the current <file> kept as <file>.bak; <file>.tmp
+//            renamed over <file>; the directory synced.
 //   Load:    <file>; when it is missing, empty or its parser rejects it, <file>.bak; when
 //            both are missing, "no state yet" (not an error).
 //
@@ -20,10 +21,8 @@
 #include <string_view>
 
 #include "base/status.h"
-
-namespace apogee::env {
-class Env;
-}  // namespace apogee::env
+#include "env/env.h"
+#include "env/state_file.h"
 
 namespace apogee::broker {
 
@@ -44,15 +43,13 @@ class ConfigFile {
   // empty or refused by `decode`, the .bak content. Returns true when some content was
   // decoded, false when neither file exists (fresh start). When both exist and both are
   // refused, Corruption naming both files and the decoder's message.
-  using Decoder = std::function<Status(std::string_view content)>;
+  using Decoder = env::ContentDecoder;
   Result<bool> Load(const Decoder& decode);
 
   // The raw content of a file, NotFound when it does not exist.
   Result<std::string> ReadFile(const std::string& path) const;
 
  private:
-  Status WriteAndSync(const std::string& path, std::string_view content);
-
   env::Env* env_;
   std::string path_;
   std::mutex persist_mu_;

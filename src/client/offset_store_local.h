@@ -2,15 +2,17 @@
 //   <dir>/<clientId>/<group>/offsets.json      dir default ~/.rocketmq_offsets
 // in Java's OffsetSerializeWrapper JSON, {"offsetTable":{{"brokerName":..,"queueId":..,
 // "topic":..}:offset,...}} (fastjson's object-key form), so a Java consumer with the same
-// client id reads the same file. Written as Java's MixAll.string2File: new content to
-// offsets.json.tmp, the previous content to offsets.json.bak, then a rename; loading falls
-// back to the .bak when the file is missing, empty or unreadable.
+// client id reads the same file. Written as Java's MixAll.string2File, made crash-safe, by
+// env::WriteFileAtomically (new content to offsets.json.tmp and synced, the previous file kept
+// as offsets.json.bak, a rename, a directory sync); loading falls back to the .bak when the
+// file is missing, empty or unreadable (env::LoadFileWithBackup).
 #pragma once
 
 #include <string>
 
 #include "client/offset_store.h"
 #include "client/offset_store_table.h"
+#include "env/env.h"
 
 namespace apogee::client {
 
@@ -19,7 +21,7 @@ class LocalFileOffsetStore final : public OffsetStore {
   // `store_dir` empty means $HOME/.rocketmq_offsets (Java's rocketmq.client.localOffsetStoreDir
   // default).
   LocalFileOffsetStore(std::string store_dir, const std::string& client_id,
-                       const std::string& group);
+                       const std::string& group, env::Env* env = env::Env::Default());
 
   const std::string& path() const { return path_; }
 
@@ -41,6 +43,7 @@ class LocalFileOffsetStore final : public OffsetStore {
   Result<std::map<protocol::MessageQueue, int64_t>> ReadFile() const;
 
  private:
+  env::Env* env_;
   std::string path_;
   OffsetTable table_;
 };

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "env/posix_env.h"
+#include "env/state_file.h"
 
 namespace apogee::env {
 
@@ -29,18 +30,85 @@ Result<std::string> ReadFileToString(Env* env, const std::string& path) {
   return out;
 }
 
+namespace {
+
+Status WriteAndSync(Env* env, const std::string& path, std::string_view data) {
+  APOGEE_ASSIGN_OR_RETURN(std::unique_ptr<RandomRWFile> file,
+                          env->OpenFile(path, OpenMode::kCreateIfMissing));
+  Status s = file->Truncate(0);
+  if (s.ok()) s = file->Write(0, data);
+  if (s.ok()) s = file->Sync();
+  Status closed = file->Close();
+  if (s.ok()) s = std::move(closed);
+  return s;
+}
+
+}  // namespace
+
 Status WriteFileAtomically(Env* env, const std::string& path, std::string_view data) {
+  const std::string dir = DirName(path);
+  const std::string what = "write " + path + ": ";
+  Status s = env->CreateDirs(dir);
+  if (!s.ok()) return s.Prefixed(what + "create directory " + dir);
   const std::string tmp = path + ".tmp";
-  {
-    APOGEE_ASSIGN_OR_RETURN(std::unique_ptr<RandomRWFile> file,
-                            env->OpenFile(tmp, OpenMode::kCreateIfMissing));
-    APOGEE_RETURN_IF_ERROR(file->Truncate(0));
-    APOGEE_RETURN_IF_ERROR(file->Write(0, data));
-    APOGEE_RETURN_IF_ERROR(file->Sync());
-    APOGEE_RETURN_IF_ERROR(file->Close());
+  s = WriteAndSync(env, tmp, data);
+  if (!s.ok()) {
+    (void)env->DeleteFile(tmp);
+    return s.Prefixed(what + "write " + tmp);
   }
-  APOGEE_RETURN_IF_ERROR(env->RenameFile(tmp, path));
-  return env->SyncDir(DirName(path));
+  // The current version becomes the backup. A crash between the two renames leaves .bak and
+  // .tmp but no main file; LoadFileWithBackup then reads .bak, the last complete version.
+  if (env->FileExists(path)) {
+    const std::string bak = path + ".bak";
+    s = env->RenameFile(path, bak);
+    if (!s.ok()) return s.Prefixed(what + "keep backup " + bak);
+  }
+  s = env->RenameFile(tmp, path);
+  if (!s.ok()) return s.Prefixed(what + "rename " + tmp);
+  s = env->SyncDir(dir);
+  if (!s.ok()) return s.Prefixed(what + "sync directory " + dir);
+  return Status::OK();
+}
+
+Result<LoadedFrom> LoadFileWithBackup(Env* env, const std::string& path,
+                                      const ContentDecoder& decode) {
+  std::string main_error;
+  Result<std::string> main = ReadFileToString(env, path);
+  if (main.ok()) {
+    // An empty main file (a crash before its content reached the disk) counts as missing,
+    // as in Java's ConfigManager.load.
+    if (!main->empty()) {
+      Status s = decode(*main);
+      if (s.ok()) return LoadedFrom::kMainFile;
+      main_error = s.ToString();
+    }
+  } else if (!main.status().IsNotFound()) {
+    main_error = main.status().ToString();
+  }
+  const std::string described = main_error.empty() ? "missing" : main_error;
+
+  const std::string bak_path = path + ".bak";
+  Result<std::string> bak = ReadFileToString(env, bak_path);
+  if (!bak.ok()) {
+    if (!bak.status().IsNotFound()) {
+      return Status::IOError("cannot read " + path + " (" + described + ") nor " + bak_path + " (" +
+                             bak.status().ToString() + ")");
+    }
+    if (main_error.empty()) return LoadedFrom::kNothing;  // neither exists: fresh start
+    // The main file exists but is unusable and there is no backup: refuse to start with
+    // empty state rather than silently forget every entry.
+    return Status::Corruption(main_error + "; no " + bak_path + " to fall back to");
+  }
+  if (bak->empty()) {
+    if (main_error.empty()) return LoadedFrom::kNothing;
+    return Status::Corruption(main_error + "; " + bak_path + " is empty");
+  }
+  Status s = decode(*bak);
+  if (!s.ok()) {
+    return Status::Corruption(path + " unusable (" + described + ") and " + bak_path +
+                              " unusable (" + s.ToString() + ")");
+  }
+  return LoadedFrom::kBackup;
 }
 
 Status DeleteRecursively(Env* env, const std::string& path) {

@@ -6,12 +6,13 @@
 #include <mutex>
 
 #include "base/logging.h"
-#include "namesrv/atomic_file.h"
+#include "env/state_file.h"
 #include "protocol/json_util.h"
 
 namespace apogee::namesrv {
 
-KvConfigManager::KvConfigManager(std::string path) : path_(std::move(path)) {}
+KvConfigManager::KvConfigManager(std::string path, env::Env* env)
+    : path_(std::move(path)), env_(env) {}
 
 Result<KvConfigManager::Table> KvConfigManager::ParseJson(std::string_view json) {
   protocol::json::Document doc;
@@ -65,30 +66,17 @@ std::string KvConfigManager::ToJson(const Table& table) {
 Status KvConfigManager::Load() {
   if (path_.empty()) return Status::OK();
   auto log = GetLogger("namesrv");
-  auto try_file = [](const std::string& file) -> Result<Table> {
-    APOGEE_ASSIGN_OR_RETURN(std::string content, ReadWholeFile(file));
-    auto parsed = ParseJson(content);
-    if (!parsed.ok()) return parsed.status().Prefixed(file);
-    return parsed;
-  };
-  auto main = try_file(path_);
   Table loaded;
-  if (main.ok()) {
-    loaded = std::move(main).value();
-  } else {
-    std::string bak_path = path_ + ".bak";
-    auto bak = try_file(bak_path);
-    if (main.status().IsNotFound() && bak.status().IsNotFound()) {
-      log->info("no KV config at {}; starting empty", path_);
-    } else if (bak.ok()) {
-      log->warn("KV config {} unusable ({}); loaded {}", path_, main.status().ToString(),
-                bak_path);
-      loaded = std::move(bak).value();
-    } else {
-      return Status::Corruption(fmt::format("KV config unusable: {}; backup: {}",
-                                            main.status().ToString(), bak.status().ToString()));
-    }
-  }
+  Result<env::LoadedFrom> from =
+      env::LoadFileWithBackup(env_, path_, [&](std::string_view content) {
+        Result<Table> parsed = ParseJson(content);
+        if (!parsed.ok()) return parsed.status();
+        loaded = std::move(parsed).value();
+        return Status::OK();
+      });
+  if (!from.ok()) return from.status().Prefixed("KV config");
+  if (*from == env::LoadedFrom::kNothing) log->info("no KV config at {}; starting empty", path_);
+  if (*from == env::LoadedFrom::kBackup) log->warn("KV config {} unusable; loaded its .bak", path_);
   std::unique_lock lock(mu_);
   table_ = std::move(loaded);
   size_t count = 0;
@@ -103,7 +91,7 @@ Status KvConfigManager::Load() {
 
 Status KvConfigManager::PersistLocked() const {
   if (path_.empty()) return Status::OK();
-  Status s = WriteFileAtomically(path_, ToJson(table_));
+  Status s = env::WriteFileAtomically(env_, path_, ToJson(table_));
   if (!s.ok()) GetLogger("namesrv")->error("persisting KV config failed: {}", s.ToString());
   return s;
 }

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "env/env.h"
 
 namespace apogee::namesrv {
 
@@ -31,8 +32,9 @@ class KvConfigManager {
   using Namespace = std::map<std::string, std::string>;
   using Table = std::map<std::string, Namespace>;
 
-  // An empty path keeps everything in memory (tests, or persistence turned off).
-  explicit KvConfigManager(std::string path);
+  // An empty path keeps everything in memory (tests, or persistence turned off). The file
+  // is read and written through `env` (env::WriteFileAtomically, env::LoadFileWithBackup).
+  explicit KvConfigManager(std::string path, env::Env* env = env::Env::Default());
   KvConfigManager(const KvConfigManager&) = delete;
   KvConfigManager& operator=(const KvConfigManager&) = delete;
 
@@ -63,6 +65,7 @@ class KvConfigManager {
   Status PersistLocked() const;
 
   const std::string path_;
+  env::Env* const env_;
   mutable std::shared_mutex mu_;
   Table table_;             // guarded by mu_
   size_t table_bytes_ = 0;  // guarded by mu_: namespace, key and value bytes of table_

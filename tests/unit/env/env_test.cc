@@ -8,8 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "env/fault_injection_env.h"
 #include "env/mem_env.h"
 #include "env/posix_env.h"
+#include "env/state_file.h"
 #include "testutil/test_util.h"
 
 namespace apogee::env {
@@ -257,6 +259,136 @@ TYPED_TEST(EnvContractTest, WriteFileAtomicallyReplacesContent) {
   ASSERT_TRUE(WriteFileAtomically(this->env(), this->Path("cp"), "short").ok());
   EXPECT_EQ(*ReadFileToString(this->env(), this->Path("cp")), "short");
   EXPECT_FALSE(this->env()->FileExists(this->Path("cp.tmp")));
+}
+
+TYPED_TEST(EnvContractTest, WriteFileAtomicallyCreatesDirsAndKeepsTheBackup) {
+  const std::string path = this->Path("a/b/state.json");
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "one").ok());
+  EXPECT_EQ(*ReadFileToString(this->env(), path), "one");
+  EXPECT_FALSE(this->env()->FileExists(path + ".bak"));
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "two").ok());
+  EXPECT_EQ(*ReadFileToString(this->env(), path), "two");
+  EXPECT_EQ(*ReadFileToString(this->env(), path + ".bak"), "one");
+  EXPECT_FALSE(this->env()->FileExists(path + ".tmp"));
+}
+
+TYPED_TEST(EnvContractTest, WriteFileAtomicallyBelowAFileFailsNamingIt) {
+  const std::string blocker = this->Path("blocker");
+  ASSERT_TRUE(WriteFileAtomically(this->env(), blocker, "x").ok());
+  Status s = WriteFileAtomically(this->env(), blocker + "/child.json", "y");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(blocker), std::string::npos) << s.ToString();
+}
+
+// A decoder that accepts "ok:<value>" and keeps the value.
+ContentDecoder Accepting(std::string* value) {
+  return [value](std::string_view content) {
+    if (!content.starts_with("ok:")) return Status::Corruption("not ok: " + std::string(content));
+    *value = std::string(content.substr(3));
+    return Status::OK();
+  };
+}
+
+TYPED_TEST(EnvContractTest, LoadFileWithBackupPrefersTheMainFile) {
+  const std::string path = this->Path("s.json");
+  std::string value;
+  auto none = LoadFileWithBackup(this->env(), path, Accepting(&value));
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(*none, LoadedFrom::kNothing);
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "ok:1").ok());
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "ok:2").ok());
+  auto main = LoadFileWithBackup(this->env(), path, Accepting(&value));
+  ASSERT_TRUE(main.ok());
+  EXPECT_EQ(*main, LoadedFrom::kMainFile);
+  EXPECT_EQ(value, "2");
+}
+
+TYPED_TEST(EnvContractTest, LoadFileWithBackupFallsBackWhenTheMainFileIsUnusable) {
+  const std::string path = this->Path("s.json");
+  std::string value;
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "ok:1").ok());
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "torn{").ok());
+  auto from_bak = LoadFileWithBackup(this->env(), path, Accepting(&value));
+  ASSERT_TRUE(from_bak.ok()) << from_bak.status().ToString();
+  EXPECT_EQ(*from_bak, LoadedFrom::kBackup);
+  EXPECT_EQ(value, "1");
+  // An empty main file counts as missing.
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "").ok());
+  ASSERT_TRUE(this->env()->DeleteFile(path + ".bak").ok());
+  auto empty = LoadFileWithBackup(this->env(), path, Accepting(&value));
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(*empty, LoadedFrom::kNothing);
+  // A crash between the two renames of a write: .bak and .tmp, no main file.
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path + ".bak", "ok:old").ok());
+  ASSERT_TRUE(this->env()->DeleteFile(path).ok());
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path + ".tmp", "ok:new").ok());
+  auto mid_write = LoadFileWithBackup(this->env(), path, Accepting(&value));
+  ASSERT_TRUE(mid_write.ok());
+  EXPECT_EQ(*mid_write, LoadedFrom::kBackup);
+  EXPECT_EQ(value, "old");
+}
+
+TYPED_TEST(EnvContractTest, LoadFileWithBackupRefusesToForgetAnUnusableFile) {
+  const std::string path = this->Path("s.json");
+  std::string value;
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "garbage").ok());
+  auto no_bak = LoadFileWithBackup(this->env(), path, Accepting(&value));
+  ASSERT_TRUE(no_bak.status().IsCorruption());
+  EXPECT_NE(no_bak.status().message().find(path + ".bak"), std::string::npos);
+  ASSERT_TRUE(WriteFileAtomically(this->env(), path, "more garbage").ok());
+  auto both = LoadFileWithBackup(this->env(), path, Accepting(&value));
+  ASSERT_TRUE(both.status().IsCorruption());
+  EXPECT_NE(both.status().message().find(path), std::string::npos);
+  EXPECT_NE(both.status().message().find(path + ".bak"), std::string::npos);
+}
+
+// Crash safety of the writer, with the fault-injecting Env: a failure at any step, or a
+// power loss after it returns, loses neither the previous nor (once it succeeded) the new
+// content.
+class WriteFileAtomicallyFaultTest : public ::testing::TestWithParam<FaultPoint> {
+ protected:
+  WriteFileAtomicallyFaultTest() : base_(NewMemEnv()), env_(base_.get()) {
+    EXPECT_TRUE(base_->CreateDirs("/cfg").ok());
+  }
+  std::string Load() {
+    std::string value;
+    auto from = LoadFileWithBackup(&env_, kPath, Accepting(&value));
+    EXPECT_TRUE(from.ok()) << from.status().ToString();
+    return value;
+  }
+  static constexpr const char* kPath = "/cfg/topics.json";
+  std::unique_ptr<Env> base_;
+  FaultInjectionEnv env_;
+};
+
+TEST_P(WriteFileAtomicallyFaultTest, AFailedStepKeepsThePreviousContent) {
+  ASSERT_TRUE(WriteFileAtomically(&env_, kPath, "ok:v1").ok());
+  env_.FailNext(GetParam(), 1);
+  Status s = WriteFileAtomically(&env_, kPath, "ok:v2");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(kPath), std::string::npos) << s.ToString();
+  EXPECT_EQ(Load(), "v1");
+  ASSERT_TRUE(env_.DropUnsyncedData().ok());
+  EXPECT_EQ(Load(), "v1");
+  // The next write goes through and survives a power loss.
+  ASSERT_TRUE(WriteFileAtomically(&env_, kPath, "ok:v3").ok());
+  ASSERT_TRUE(env_.DropUnsyncedData().ok());
+  EXPECT_EQ(Load(), "v3");
+  EXPECT_FALSE(env_.FileExists(std::string(kPath) + ".tmp"));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStep, WriteFileAtomicallyFaultTest,
+                         ::testing::Values(FaultPoint::kCreate, FaultPoint::kWrite,
+                                           FaultPoint::kSync, FaultPoint::kRename),
+                         [](const auto& info) { return std::string(FaultPointName(info.param)); });
+
+TEST(WriteFileAtomicallyTest, SyncsBeforeItReturns) {
+  std::unique_ptr<Env> base = NewMemEnv();
+  FaultInjectionEnv env(base.get());
+  ASSERT_TRUE(WriteFileAtomically(&env, "/d/state.json", "ok:durable").ok());
+  EXPECT_EQ(*env.UnsyncedBytes(), 0u);
+  ASSERT_TRUE(env.DropUnsyncedData().ok());
+  EXPECT_EQ(*ReadFileToString(&env, "/d/state.json"), "ok:durable");
 }
 
 TEST(PathTest, JoinAndDirName) {

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "namesrv/atomic_file.h"
+#include "env/env.h"
 #include "protocol/mix_all.h"
 #include "testutil/test_util.h"
 
@@ -61,7 +61,8 @@ TEST(KvConfigManagerTest, PersistsInJavaShapeAndReloads) {
     ASSERT_TRUE(kv.Put(std::string(protocol::kOrderTopicConfigNamespace), "T", "broker-a:4").ok());
     ASSERT_TRUE(kv.Put("other", "x", "y \"quoted\"").ok());
   }
-  auto parsed = KvConfigManager::ParseJson(ReadWholeFile(path).value());
+  auto parsed =
+      KvConfigManager::ParseJson(env::ReadFileToString(env::Env::Default(), path).value());
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->at("ORDER_TOPIC_CONFIG").at("T"), "broker-a:4");
   KvConfigManager again(path);
