@@ -3,18 +3,23 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "base/config_table.h"
 #include "base/crc32.h"
 #include "base/logging.h"
-#include "namesrv/namesrv_bodies.h"
 #include "protocol/custom_header.h"
 #include "protocol/kv_table.h"
 #include "protocol/mix_all.h"
 #include "protocol/namesrv_headers.h"
+#include "protocol/register_broker_body.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
+#include "protocol/route_data.h"
+#include "protocol/topic_config.h"
+#include "protocol/topic_list.h"
 
 namespace apogee::namesrv {
 namespace {
@@ -41,6 +46,12 @@ Result<H> ReadHeader(const Cmd& req) {
 
 Cmd HeaderError(const Cmd& req, const Status& s) {
   return Reply(req, resp::kSystemError, s.message());
+}
+
+// A TopicList body of `topics` (no broker address).
+std::string EncodeTopicNames(const std::vector<std::string>& topics) {
+  return protocol::EncodeTopicList(
+      protocol::TopicList{std::set<std::string>(topics.begin(), topics.end()), std::nullopt});
 }
 
 std::shared_ptr<spdlog::logger> Log() {
@@ -179,16 +190,21 @@ Cmd DefaultRequestProcessor::RegisterBroker(const Cmd& req, ChannelId channel) {
     }
   }
 
-  Result<RegisterBrokerBodyData> body =
-      DecodeRegisterBrokerBodyData(req.body, h->compressed, req.version);
+  Result<protocol::RegisterBrokerBody> body =
+      protocol::DecodeRegisterBrokerRequestBody(req.body, h->compressed, req.version);
   if (!body.ok()) {
     Log()->warn("register broker {} {}: bad body: {}", reg.broker_name, reg.broker_addr,
                 body.status().ToString());
     return Reply(req, resp::kSystemError,
                  "register broker body cannot be decoded: " + body.status().message());
   }
-  reg.data_version = body->data_version;
-  reg.topic_configs = std::move(body->topic_configs);
+  protocol::TopicConfigSerializeWrapper& wrapper = body->topic_config_serialize_wrapper;
+  reg.data_version = wrapper.data_version;
+  reg.topic_configs.reserve(wrapper.topic_config_table.size());
+  for (auto& [name, tc] : wrapper.topic_config_table) {
+    if (tc.topic_name.empty()) tc.topic_name = name;  // the table key names the topic
+    reg.topic_configs.push_back(std::move(tc));
+  }
   reg.filter_server_list = std::move(body->filter_server_list);
 
   RegisterBrokerOutcome outcome = routes_->RegisterBroker(reg);
@@ -233,21 +249,21 @@ Cmd DefaultRequestProcessor::GetRouteInfoByTopic(const Cmd& req) {
     return Reply(req, resp::kTopicNotExist,
                  std::string(kTopicNotExistRemark) + topic + std::string(kFaqSuffix));
   }
-  std::optional<std::string> order_conf;
-  if (settings.order_message_enable)
-    order_conf = kv_->Get(protocol::kOrderTopicConfigNamespace, topic);
+  if (settings.order_message_enable) {
+    route->order_topic_conf = kv_->Get(protocol::kOrderTopicConfigNamespace, topic);
+  }
   // Quoted map keys only for clients that can take them (§7.9): Go <= 2.1.1 (version
   // 317) corrupts a route with quoted keys, strict parsers need them.
   protocol::MapKeyStyle style = protocol::RouteMapKeyStyle(
       req.version, h->accept_standard_json_only.value_or(false));
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = protocol::EncodeTopicRouteData(ToProtocol(*route, std::move(order_conf)), style);
+  out.body = protocol::EncodeTopicRouteData(*route, style);
   return out;
 }
 
 Cmd DefaultRequestProcessor::GetBrokerClusterInfo(const Cmd& req) {
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = protocol::EncodeClusterInfo(ToProtocol(routes_->GetClusterInfo()));
+  out.body = protocol::EncodeClusterInfo(routes_->GetClusterInfo());
   return out;
 }
 
@@ -272,7 +288,7 @@ Cmd DefaultRequestProcessor::AddWritePermOfBroker(const Cmd& req) {
 Cmd DefaultRequestProcessor::GetAllTopicListFromNameserver(const Cmd& req) {
   if (!config_->Snapshot().enable_all_topic_list) return Reply(req, resp::kSystemError, "disable");
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = protocol::EncodeTopicList(ToProtocol(TopicListData{routes_->GetAllTopics(), std::nullopt}));
+  out.body = EncodeTopicNames(routes_->GetAllTopics());
   return out;
 }
 
@@ -292,7 +308,7 @@ Cmd DefaultRequestProcessor::RegisterTopicInNamesrv(const Cmd& req) {
     return Reply(req, resp::kSystemError, "TopicRouteData cannot be decoded: " +
                                               route.status().message());
   }
-  Status s = routes_->RegisterTopic(h->topic, FromProtocol(route->queue_datas));
+  Status s = routes_->RegisterTopic(h->topic, route->queue_datas);
   if (!s.ok()) return Reply(req, resp::kSystemError, s.message());
   return Reply(req, resp::kSuccess);
 }
@@ -302,14 +318,13 @@ Cmd DefaultRequestProcessor::GetTopicsByCluster(const Cmd& req) {
   auto h = ReadHeader<protocol::GetTopicsByClusterRequestHeader>(req);
   if (!h.ok()) return HeaderError(req, h.status());
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = protocol::EncodeTopicList(
-      ToProtocol(TopicListData{routes_->GetTopicsByCluster(h->cluster), std::nullopt}));
+  out.body = EncodeTopicNames(routes_->GetTopicsByCluster(h->cluster));
   return out;
 }
 
 Cmd DefaultRequestProcessor::GetSystemTopicListFromNs(const Cmd& req) {
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = protocol::EncodeTopicList(ToProtocol(routes_->GetSystemTopicList()));
+  out.body = protocol::EncodeTopicList(routes_->GetSystemTopicList());
   return out;
 }
 
@@ -320,7 +335,7 @@ Cmd DefaultRequestProcessor::GetUnitTopicList(const Cmd& req, int32_t code) {
                                         ? routes_->GetHasUnitSubTopics()
                                         : routes_->GetHasUnitSubUnUnitTopics();
   Cmd out = Reply(req, resp::kSuccess);
-  out.body = protocol::EncodeTopicList(ToProtocol(TopicListData{std::move(topics), std::nullopt}));
+  out.body = EncodeTopicNames(topics);
   return out;
 }
 
@@ -352,11 +367,11 @@ Cmd DefaultRequestProcessor::QueryDataVersion(const Cmd& req) {
   if (!h.ok()) return HeaderError(req, h.status());
   const std::string& cluster = h->cluster_name;
   const std::string& addr = h->broker_addr;
-  DataVersionInfo version;
+  protocol::DataVersion version;
   if (!req.body.empty()) {
     auto parsed = protocol::DecodeDataVersion(req.body);
     if (!parsed.ok()) return Reply(req, resp::kSystemError, parsed.status().message());
-    version = FromProtocol(*parsed);
+    version = *parsed;
   }
   bool changed = routes_->IsBrokerTopicConfigChanged(cluster, addr, version);
   // As Java: only an unchanged broker counts as alive here; a changed one must register.
@@ -364,7 +379,7 @@ Cmd DefaultRequestProcessor::QueryDataVersion(const Cmd& req) {
   Cmd out = Reply(req, resp::kSuccess);
   protocol::EncodeCustomHeader(protocol::QueryDataVersionResponseHeader{changed}, &out);
   if (auto stored = routes_->QueryBrokerDataVersion(cluster, addr)) {
-    out.body = protocol::EncodeDataVersion(ToProtocol(*stored));
+    out.body = protocol::EncodeDataVersion(*stored);
   }
   return out;
 }

@@ -10,7 +10,7 @@ namespace apogee::namesrv {
 std::string RenderNamesrvMetrics(const RouteInfoManager& routes, const std::string& node_id) {
   std::string out;
   metrics::PromWriter w(&out);
-  const ClusterInfoData clusters = routes.GetClusterInfo();
+  const protocol::ClusterInfo clusters = routes.GetClusterInfo();
   w.Family("rocketmq_topic_number", "gauge", "topics the NameServer routes");
   w.Sample("rocketmq_topic_number", {{"node_type", "namesrv"}, {"node_id", node_id}},
            static_cast<int64_t>(routes.GetAllTopics().size()));

@@ -37,11 +37,11 @@ RegisterBrokerOutcome RouteInfoManager::RegisterBroker(const BrokerRegistration&
   auto bd_it = broker_addr_table_.find(reg.broker_name);
   if (bd_it == broker_addr_table_.end()) {
     register_first = true;
-    bd_it = broker_addr_table_.emplace(reg.broker_name, BrokerDataInfo{}).first;
+    bd_it = broker_addr_table_.emplace(reg.broker_name, protocol::BrokerData{}).first;
     bd_it->second.cluster = reg.cluster_name;
     bd_it->second.broker_name = reg.broker_name;
   }
-  BrokerDataInfo& broker_data = bd_it->second;
+  protocol::BrokerData& broker_data = bd_it->second;
   // An address registered under another id has switched role (slave became master, or
   // the reverse): forget the old id so one address never appears twice.
   for (auto it = broker_data.broker_addrs.begin(); it != broker_data.broker_addrs.end();) {
@@ -62,9 +62,9 @@ RegisterBrokerOutcome RouteInfoManager::RegisterBroker(const BrokerRegistration&
     bool changed = live == broker_live_table_.end() || !(live->second.data_version ==
                                                          reg.data_version);
     if (changed || register_first) {
-      for (const TopicConfigInfo& tc : reg.topic_configs) {
-        QueueDataInfo qd{reg.broker_name, tc.read_queue_nums, tc.write_queue_nums, tc.perm,
-                         tc.topic_sys_flag};
+      for (const protocol::TopicConfig& tc : reg.topic_configs) {
+        protocol::QueueData qd{reg.broker_name, tc.read_queue_nums, tc.write_queue_nums, tc.perm,
+                               tc.topic_sys_flag};
         auto& per_broker = topic_queue_table_[tc.topic_name];
         auto old = per_broker.find(reg.broker_name);
         if (old == per_broker.end()) {
@@ -110,19 +110,19 @@ RegisterBrokerOutcome RouteInfoManager::RegisterBroker(const BrokerRegistration&
 }
 
 Status RouteInfoManager::RegisterTopic(const std::string& topic,
-                                      const std::vector<QueueDataInfo>& queue_datas) {
+                                       const std::vector<protocol::QueueData>& queue_datas) {
   if (queue_datas.empty()) return Status::OK();
   std::unique_lock lock(mu_);
   // Java stops at the first unknown broker after applying the ones before it; checking
   // first keeps the table unchanged on a bad request.
-  for (const QueueDataInfo& qd : queue_datas) {
+  for (const protocol::QueueData& qd : queue_datas) {
     if (broker_addr_table_.count(qd.broker_name) == 0) {
       return Status::InvalidArgument(fmt::format(
           "register topic {}: broker {} is not registered", topic, qd.broker_name));
     }
   }
   auto& per_broker = topic_queue_table_[topic];
-  for (const QueueDataInfo& qd : queue_datas) per_broker[qd.broker_name] = qd;
+  for (const protocol::QueueData& qd : queue_datas) per_broker[qd.broker_name] = qd;
   Log()->info("topic {} registered on {} brokers", topic, queue_datas.size());
   return Status::OK();
 }
@@ -189,11 +189,12 @@ void RouteInfoManager::RemoveBrokerAddrLocked(const BrokerAddrKey& key) {
   RemoveBrokerNamesLocked(emptied);
 }
 
-std::optional<TopicRoute> RouteInfoManager::GetTopicRoute(const std::string& topic) const {
+std::optional<protocol::TopicRouteData> RouteInfoManager::GetTopicRoute(
+    const std::string& topic) const {
   std::shared_lock lock(mu_);
   auto t = topic_queue_table_.find(topic);
   if (t == topic_queue_table_.end() || t->second.empty()) return std::nullopt;
-  TopicRoute route;
+  protocol::TopicRouteData route;
   for (const auto& [broker_name, qd] : t->second) {
     route.queue_datas.push_back(qd);
     auto bd = broker_addr_table_.find(broker_name);
@@ -208,9 +209,9 @@ std::optional<TopicRoute> RouteInfoManager::GetTopicRoute(const std::string& top
   return route;
 }
 
-ClusterInfoData RouteInfoManager::GetClusterInfo() const {
+protocol::ClusterInfo RouteInfoManager::GetClusterInfo() const {
   std::shared_lock lock(mu_);
-  return ClusterInfoData{broker_addr_table_, cluster_addr_table_};
+  return protocol::ClusterInfo{broker_addr_table_, cluster_addr_table_};
 }
 
 std::vector<std::string> RouteInfoManager::GetAllTopics() const {
@@ -237,15 +238,13 @@ std::vector<std::string> RouteInfoManager::GetTopicsByCluster(const std::string&
   return out;
 }
 
-TopicListData RouteInfoManager::GetSystemTopicList() const {
+protocol::TopicList RouteInfoManager::GetSystemTopicList() const {
   std::shared_lock lock(mu_);
-  TopicListData out;
-  std::set<std::string> names;
+  protocol::TopicList out;
   for (const auto& [cluster, brokers] : cluster_addr_table_) {
-    names.insert(cluster);
-    names.insert(brokers.begin(), brokers.end());
+    out.topic_list.insert(cluster);
+    out.topic_list.insert(brokers.begin(), brokers.end());
   }
-  out.topics.assign(names.begin(), names.end());
   for (const auto& [name, data] : broker_addr_table_) {
     if (!data.broker_addrs.empty()) {
       out.broker_addr = data.broker_addrs.begin()->second;
@@ -327,13 +326,13 @@ void RouteInfoManager::DeleteTopic(const std::string& topic,
 
 bool RouteInfoManager::IsBrokerTopicConfigChanged(const std::string& cluster_name,
                                                   const std::string& broker_addr,
-                                                  const DataVersionInfo& version) const {
+                                                  const protocol::DataVersion& version) const {
   std::shared_lock lock(mu_);
   auto live = broker_live_table_.find(BrokerAddrKey{cluster_name, broker_addr});
   return live == broker_live_table_.end() || !(live->second.data_version == version);
 }
 
-std::optional<DataVersionInfo> RouteInfoManager::QueryBrokerDataVersion(
+std::optional<protocol::DataVersion> RouteInfoManager::QueryBrokerDataVersion(
     const std::string& cluster_name, const std::string& broker_addr) const {
   std::shared_lock lock(mu_);
   auto live = broker_live_table_.find(BrokerAddrKey{cluster_name, broker_addr});

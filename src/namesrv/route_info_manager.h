@@ -24,6 +24,8 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "namesrv/route_types.h"
+#include "protocol/route_data.h"
+#include "protocol/topic_list.h"
 
 namespace apogee::namesrv {
 
@@ -45,7 +47,8 @@ class RouteInfoManager {
   // REGISTER_TOPIC_IN_NAMESRV (5.x): adds or replaces the topic's queue data for each
   // broker named. InvalidArgument naming the broker, and nothing changed, when one of
   // them is not registered.
-  Status RegisterTopic(const std::string& topic, const std::vector<QueueDataInfo>& queue_datas);
+  Status RegisterTopic(const std::string& topic,
+                       const std::vector<protocol::QueueData>& queue_datas);
 
   // UNREGISTER_BROKER: drops the address; when the broker name has no address left, its
   // queue data leaves every topic and its name leaves the cluster.
@@ -54,14 +57,14 @@ class RouteInfoManager {
 
   // GET_ROUTEINFO_BY_TOPIC: nullopt unless the topic has queue data and at least one of
   // its brokers is known (Java answers TOPIC_NOT_EXIST then).
-  std::optional<TopicRoute> GetTopicRoute(const std::string& topic) const;
+  std::optional<protocol::TopicRouteData> GetTopicRoute(const std::string& topic) const;
 
-  ClusterInfoData GetClusterInfo() const;
+  protocol::ClusterInfo GetClusterInfo() const;
   std::vector<std::string> GetAllTopics() const;
   std::vector<std::string> GetTopicsByCluster(const std::string& cluster) const;
   // Java's getSystemTopicList: every cluster name and broker name (each is a topic on the
   // broker), with the address of one broker.
-  TopicListData GetSystemTopicList() const;
+  protocol::TopicList GetSystemTopicList() const;
   std::vector<std::string> GetUnitTopics() const;
   std::vector<std::string> GetHasUnitSubTopics() const;
   std::vector<std::string> GetHasUnitSubUnUnitTopics() const;
@@ -76,9 +79,9 @@ class RouteInfoManager {
   // QUERY_DATA_VERSION support: true when nothing is recorded for the broker or its
   // recorded data version differs.
   bool IsBrokerTopicConfigChanged(const std::string& cluster_name, const std::string& broker_addr,
-                                  const DataVersionInfo& version) const;
-  std::optional<DataVersionInfo> QueryBrokerDataVersion(const std::string& cluster_name,
-                                                        const std::string& broker_addr) const;
+                                  const protocol::DataVersion& version) const;
+  std::optional<protocol::DataVersion> QueryBrokerDataVersion(const std::string& cluster_name,
+                                                              const std::string& broker_addr) const;
   // Refreshes a live broker's last-update time (no-op when the broker is unknown).
   void UpdateBrokerInfoUpdateTimestamp(const std::string& cluster_name,
                                        const std::string& broker_addr);
@@ -97,7 +100,7 @@ class RouteInfoManager {
   struct BrokerLiveInfo {
     int64_t last_update_millis = 0;
     int64_t timeout_millis = 0;
-    DataVersionInfo data_version;
+    protocol::DataVersion data_version;
     ChannelId channel = 0;
     std::string ha_server_addr;
   };
@@ -113,8 +116,8 @@ class RouteInfoManager {
   Clock* const clock_;
   mutable std::shared_mutex mu_;
   int64_t default_timeout_millis_;  // guarded by mu_
-  std::map<std::string, std::map<std::string, QueueDataInfo>> topic_queue_table_;  // mu_
-  std::map<std::string, BrokerDataInfo> broker_addr_table_;                      // mu_
+  std::map<std::string, std::map<std::string, protocol::QueueData>> topic_queue_table_;  // mu_
+  std::map<std::string, protocol::BrokerData> broker_addr_table_;                        // mu_
   std::map<std::string, std::set<std::string>> cluster_addr_table_;              // mu_
   std::map<BrokerAddrKey, BrokerLiveInfo> broker_live_table_;                    // mu_
   std::map<BrokerAddrKey, std::vector<std::string>> filter_server_table_;        // mu_

@@ -22,12 +22,21 @@ namespace rc = protocol::request_code;
 namespace resp = protocol::response_code;
 using protocol::RemotingCommand;
 
+// The fields of one registered topic a test sets.
+struct TopicSpec {
+  std::string topic_name;
+  int32_t read_queue_nums = 0;
+  int32_t write_queue_nums = 0;
+  int32_t perm = 0;
+  int32_t topic_sys_flag = 0;
+};
+
 // A RegisterBrokerBody with the given topics, as a broker builds it.
-protocol::RegisterBrokerBody Body(const std::vector<TopicConfigInfo>& topics,
+protocol::RegisterBrokerBody Body(const std::vector<TopicSpec>& topics,
                                   protocol::DataVersion version = {0, 1000, 1}) {
   protocol::RegisterBrokerBody body;
   body.topic_config_serialize_wrapper.data_version = version;
-  for (const TopicConfigInfo& t : topics) {
+  for (const TopicSpec& t : topics) {
     protocol::TopicConfig tc;
     tc.topic_name = t.topic_name;
     tc.read_queue_nums = t.read_queue_nums;
@@ -57,7 +66,7 @@ class DefaultRequestProcessorTest : public ::testing::Test {
   }
 
   RemotingCommand Register(std::string cluster, std::string name, int64_t id, std::string addr,
-                           std::vector<TopicConfigInfo> topics, ChannelId channel = 1,
+                           std::vector<TopicSpec> topics, ChannelId channel = 1,
                            bool compressed = false, bool with_crc = true) {
     std::string body = compressed ? protocol::EncodeCompressedRegisterBrokerBody(Body(topics))
                                   : protocol::EncodeRegisterBrokerBody(Body(topics));
@@ -88,6 +97,40 @@ TEST_F(DefaultRequestProcessorTest, UnknownCodeIsNotSupported) {
   RemotingCommand out = processor_.Process(Request(9999), 0);
   EXPECT_EQ(out.code, resp::kRequestCodeNotSupported);
   EXPECT_EQ(out.remark.value(), " request type 9999 not supported");
+}
+
+// A RegisterBrokerBody as a 4.9 Java broker writes it (fastjson, sorted keys); the second
+// topic has no topicName, so the table key names it.
+constexpr const char* kJavaRegisterBody =
+    R"({"filterServerList":["10.0.0.9:1"],"topicConfigSerializeWrapper":{"dataVersion":)"
+    R"({"counter":3,"timestamp":1700000000123},"topicConfigTable":{"TopicTest":{"order":false,)"
+    R"("perm":6,"readQueueNums":4,"topicFilterType":"SINGLE_TAG","topicName":"TopicTest",)"
+    R"("topicSysFlag":0,"writeQueueNums":4},"TBW102":{"order":false,"perm":7,)"
+    R"("readQueueNums":8,"topicFilterType":"SINGLE_TAG","topicSysFlag":1,"writeQueueNums":8}}}})";
+
+TEST_F(DefaultRequestProcessorTest, RegistersTheBodyAJavaBrokerWrites) {
+  const std::string body = kJavaRegisterBody;
+  RemotingCommand reg =
+      processor_.Process(Request(rc::kRegisterBroker,
+                                 {{"brokerName", "broker-a"},
+                                  {"brokerAddr", "a:1"},
+                                  {"clusterName", "c1"},
+                                  {"haServerAddr", "a:2"},
+                                  {"brokerId", "0"},
+                                  {"compressed", "false"},
+                                  {"bodyCrc32", std::to_string(Crc32Masked(body))}},
+                                 body, 407),
+                         1);
+  ASSERT_EQ(reg.code, resp::kSuccess) << reg.remark.value_or("");
+  auto tbw = routes_.GetTopicRoute("TBW102");
+  ASSERT_TRUE(tbw.has_value());
+  EXPECT_EQ(tbw->queue_datas[0], (protocol::QueueData{"broker-a", 8, 8, 7, 1}));
+  auto test = routes_.GetTopicRoute("TopicTest");
+  ASSERT_TRUE(test.has_value());
+  EXPECT_EQ(test->queue_datas[0], (protocol::QueueData{"broker-a", 4, 4, 6, 0}));
+  EXPECT_EQ(test->filter_server_table.at("a:1"), std::vector<std::string>{"10.0.0.9:1"});
+  EXPECT_EQ(routes_.QueryBrokerDataVersion("c1", "a:1"),
+            (protocol::DataVersion{0, 1700000000123, 3}));
 }
 
 TEST_F(DefaultRequestProcessorTest, RegisterThenRouteInBothJsonFlavours) {

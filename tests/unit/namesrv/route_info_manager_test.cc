@@ -10,7 +10,7 @@ namespace {
 constexpr int64_t kTimeout = 120000;
 
 BrokerRegistration Reg(std::string cluster, std::string name, int64_t id, std::string addr,
-                       std::vector<TopicConfigInfo> topics, ChannelId channel = 0,
+                       std::vector<protocol::TopicConfig> topics, ChannelId channel = 0,
                        int64_t counter = 1) {
   BrokerRegistration r;
   r.cluster_name = std::move(cluster);
@@ -18,14 +18,21 @@ BrokerRegistration Reg(std::string cluster, std::string name, int64_t id, std::s
   r.broker_id = id;
   r.broker_addr = addr;
   r.ha_server_addr = addr + "-ha";
-  r.data_version = DataVersionInfo{0, 1000, counter};
+  r.data_version = protocol::DataVersion{0, 1000, counter};
   r.topic_configs = std::move(topics);
   r.channel = channel;
   return r;
 }
 
-TopicConfigInfo Topic(std::string name, int32_t queues = 4, int32_t perm = 6, int32_t flag = 0) {
-  return TopicConfigInfo{std::move(name), queues, queues, perm, flag};
+protocol::TopicConfig Topic(std::string name, int32_t queues = 4, int32_t perm = 6,
+                            int32_t flag = 0) {
+  protocol::TopicConfig tc;
+  tc.topic_name = std::move(name);
+  tc.read_queue_nums = queues;
+  tc.write_queue_nums = queues;
+  tc.perm = perm;
+  tc.topic_sys_flag = flag;
+  return tc;
 }
 
 class RouteInfoManagerTest : public ::testing::Test {
@@ -41,7 +48,7 @@ TEST_F(RouteInfoManagerTest, MasterRegistrationBuildsRoute) {
   auto route = rim_.GetTopicRoute("T");
   ASSERT_TRUE(route.has_value());
   ASSERT_EQ(route->queue_datas.size(), 1u);
-  EXPECT_EQ(route->queue_datas[0], (QueueDataInfo{"broker-a", 4, 4, 6, 0}));
+  EXPECT_EQ(route->queue_datas[0], (protocol::QueueData{"broker-a", 4, 4, 6, 0}));
   ASSERT_EQ(route->broker_datas.size(), 1u);
   EXPECT_EQ(route->broker_datas[0].cluster, "c1");
   EXPECT_EQ(route->broker_datas[0].broker_addrs.at(0), "10.0.0.1:10911");
@@ -93,7 +100,7 @@ TEST_F(RouteInfoManagerTest, TwoClustersAndClusterInfo) {
   EXPECT_EQ(route->queue_datas[1].broker_name, "broker-b");
   ASSERT_EQ(route->broker_datas.size(), 2u);
 
-  ClusterInfoData info = rim_.GetClusterInfo();
+  protocol::ClusterInfo info = rim_.GetClusterInfo();
   EXPECT_EQ(info.cluster_addr_table.at("c1"), std::set<std::string>{"broker-a"});
   EXPECT_EQ(info.cluster_addr_table.at("c2"), std::set<std::string>{"broker-b"});
   EXPECT_EQ(info.broker_addr_table.at("broker-a").broker_addrs.size(), 2u);
@@ -103,8 +110,8 @@ TEST_F(RouteInfoManagerTest, TwoClustersAndClusterInfo) {
   EXPECT_EQ(rim_.GetTopicsByCluster("c2"), (std::vector<std::string>{"B", "T"}));
   EXPECT_TRUE(rim_.GetTopicsByCluster("nope").empty());
 
-  TopicListData sys = rim_.GetSystemTopicList();
-  EXPECT_EQ(sys.topics, (std::vector<std::string>{"broker-a", "broker-b", "c1", "c2"}));
+  protocol::TopicList sys = rim_.GetSystemTopicList();
+  EXPECT_EQ(sys.topic_list, (std::set<std::string>{"broker-a", "broker-b", "c1", "c2"}));
   EXPECT_EQ(sys.broker_addr.value(), "a:1");
 }
 
@@ -168,9 +175,9 @@ TEST_F(RouteInfoManagerTest, DefaultTimeoutCanChange) {
 
 TEST_F(RouteInfoManagerTest, QueryDataVersionRefreshesLiveness) {
   rim_.RegisterBroker(Reg("c1", "broker-a", 0, "a:1", {Topic("T")}, 1, /*counter=*/5));
-  DataVersionInfo same{0, 1000, 5};
+  protocol::DataVersion same{0, 1000, 5};
   EXPECT_FALSE(rim_.IsBrokerTopicConfigChanged("c1", "a:1", same));
-  EXPECT_TRUE(rim_.IsBrokerTopicConfigChanged("c1", "a:1", DataVersionInfo{0, 1000, 6}));
+  EXPECT_TRUE(rim_.IsBrokerTopicConfigChanged("c1", "a:1", protocol::DataVersion{0, 1000, 6}));
   EXPECT_TRUE(rim_.IsBrokerTopicConfigChanged("c1", "other:1", same));
   EXPECT_EQ(rim_.QueryBrokerDataVersion("c1", "a:1").value(), same);
   EXPECT_FALSE(rim_.QueryBrokerDataVersion("c1", "other:1").has_value());
@@ -222,12 +229,12 @@ TEST_F(RouteInfoManagerTest, DeleteTopicWholeOrPerCluster) {
 
 TEST_F(RouteInfoManagerTest, RegisterTopicNeedsKnownBrokers) {
   rim_.RegisterBroker(Reg("c1", "broker-a", 0, "a:1", {}));
-  Status bad = rim_.RegisterTopic("New", {QueueDataInfo{"broker-a", 2, 2, 6, 0},
-                                          QueueDataInfo{"ghost", 2, 2, 6, 0}});
+  Status bad = rim_.RegisterTopic("New", {protocol::QueueData{"broker-a", 2, 2, 6, 0},
+                                          protocol::QueueData{"ghost", 2, 2, 6, 0}});
   ASSERT_TRUE(bad.Is(StatusCode::kInvalidArgument));
   EXPECT_NE(bad.message().find("ghost"), std::string::npos);
   EXPECT_FALSE(rim_.GetTopicRoute("New").has_value());  // nothing applied
-  ASSERT_TRUE(rim_.RegisterTopic("New", {QueueDataInfo{"broker-a", 2, 3, 6, 0}}).ok());
+  ASSERT_TRUE(rim_.RegisterTopic("New", {protocol::QueueData{"broker-a", 2, 3, 6, 0}}).ok());
   EXPECT_EQ(rim_.GetTopicRoute("New")->queue_datas[0].write_queue_nums, 3);
   EXPECT_TRUE(rim_.RegisterTopic("Empty", {}).ok());
   EXPECT_FALSE(rim_.GetTopicRoute("Empty").has_value());
