@@ -8,7 +8,8 @@
 //                     namesrvAddr defaults to it
 // An unknown key in the config file is a warning naming it; a bad value stops start-up
 // naming the key and the value. SIGTERM or SIGINT stops cleanly: stop accepting, drain,
-// persist offsets and config, flush the store, unregister from the NameServers.
+// persist offsets and config, flush the store, unregister from the NameServers. Flags,
+// config loading and signals: server_main.h (shared with mqnamesrv).
 #include <signal.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <cstring>
 #include <future>
 #include <thread>
@@ -32,6 +34,7 @@
 #include "broker/broker_controller.h"
 #include "namesrv/namesrv_config.h"
 #include "namesrv/namesrv_controller.h"
+#include "server_main.h"
 
 namespace {
 
@@ -47,83 +50,21 @@ constexpr const char* kUsage =
     " -Drocketmq.acl.plain.file=<file>  ACL file relative to rocketmqHome, as Java's JVM\n"
     "                               property (broker.conf aclFilePath wins)\n";
 
-constexpr const char* kAclPlainFileProperty = "-Drocketmq.acl.plain.file=";
-
-struct Flags {
-  std::string config_file;
-  std::string namesrv_addr;
-  bool has_namesrv_addr = false;
-  bool print_config = false;
-  bool print_important = false;
-  bool help = false;
-  bool with_namesrv = false;
-  std::string acl_plain_file;  // -Drocketmq.acl.plain.file
-};
-
-bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) {
-        *error = "missing value for " + arg;
-        return false;
-      }
-      *out = argv[++i];
-      return true;
-    };
-    if (arg == "-c" || arg == "--configFile") {
-      if (!value(&flags->config_file)) return false;
-    } else if (arg == "-n" || arg == "--namesrvAddr") {
-      if (!value(&flags->namesrv_addr)) return false;
-      flags->has_namesrv_addr = true;
-    } else if (arg == "-p" || arg == "--printConfigItem") {
-      flags->print_config = true;
-    } else if (arg == "-m" || arg == "--printImportantConfig") {
-      flags->print_important = true;
-    } else if (arg == "-h" || arg == "--help") {
-      flags->help = true;
-    } else if (arg == "--with-namesrv") {
-      flags->with_namesrv = true;
-    } else if (arg.rfind(kAclPlainFileProperty, 0) == 0) {
-      flags->acl_plain_file = arg.substr(std::string_view(kAclPlainFileProperty).size());
-    } else {
-      *error = "unknown option: " + arg;
-      return false;
-    }
-  }
-  return true;
-}
-
-int Fail(const std::string& message) {
-  std::fprintf(stderr, "mqbroker: %s\n", message.c_str());
-  return 1;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   using apogee::Status;
-  Flags flags;
-  std::string error;
-  if (!ParseFlags(argc, argv, &flags, &error)) {
-    std::fprintf(stderr, "mqbroker: %s\n%s", error.c_str(), kUsage);
-    return 1;
-  }
-  if (flags.help) {
-    std::fputs(kUsage, stdout);
-    return 0;
+  constexpr std::string_view kProgram = "mqbroker";
+  auto Fail = [&](const std::string& message) { return apogee::apps::Fail(kProgram, message); };
+  apogee::apps::ServerFlags flags;
+  if (std::optional<int> exit_code = apogee::apps::HandleCommandLine(
+          kProgram, kUsage, argc, argv, /*broker_flags=*/true, &flags)) {
+    return *exit_code;
   }
 
   apogee::broker::BrokerConfig config;
-  if (!flags.config_file.empty()) {
-    std::vector<std::string> unknown;
-    Status s = config.LoadFile(flags.config_file, &unknown);
-    if (!s.ok()) return Fail(s.ToString());
-    for (const std::string& key : unknown) {
-      std::fprintf(stderr, "mqbroker: warning: unknown config key '%s' in %s ignored\n",
-                   key.c_str(), flags.config_file.c_str());
-    }
-  }
+  Status loaded = apogee::apps::LoadConfigFile(kProgram, flags, &config);
+  if (!loaded.ok()) return Fail(loaded.ToString());
   if (flags.has_namesrv_addr) {
     Status s = config.ApplyProperties({{"namesrvAddr", flags.namesrv_addr}});
     if (!s.ok()) return Fail("-n: " + s.ToString());
@@ -153,15 +94,8 @@ int main(int argc, char** argv) {
   if (!flags.config_file.empty())
     log->info("load config properties file OK, {}", flags.config_file);
 
-  // Block the stop signals before any thread starts, so every thread inherits the mask
-  // and only sigwait() below sees them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGUSR1);  // failover: restart in a new role (see below)
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  // Before any thread starts. SIGUSR1: failover asks for a restart in a new role (below).
+  apogee::apps::StopSignals stop_signals(SIGUSR1);
 
   std::shared_ptr<const apogee::broker::BrokerSettings> settings = config.Get();
   std::unique_ptr<apogee::namesrv::NamesrvConfig> namesrv_config;
@@ -214,8 +148,7 @@ int main(int argc, char** argv) {
   std::future<int> signal_future = signalled.get_future();
   std::thread([&] {
     for (;;) {
-      int sig = 0;
-      if (sigwait(&stop_signals, &sig) != 0) continue;
+      const int sig = stop_signals.Wait();
       if (sig == SIGUSR1 && !restart_requested.load()) continue;
       controller.RequestStop();
       signalled.set_value(sig);
@@ -245,7 +178,7 @@ int main(int argc, char** argv) {
   if (sig == SIGUSR1) {
     log->warn("failover: restarting in place to take the role etcd gives this broker");
   } else {
-    log->info("received {}; shutting down", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    log->info("received {}; shutting down", apogee::apps::StopSignals::Name(sig));
   }
   controller.Shutdown();
   if (namesrv) namesrv->Shutdown();
