@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include "base/file_util.h"
 
 namespace apogee::acl {
 
@@ -29,15 +27,9 @@ Result<Credentials> ParseCredentials(std::string_view yaml_text) {
 }
 
 Result<Credentials> ReadCredentialsFile(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    return Status::NotFound(fmt::format("credentials file {} does not exist", path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError(fmt::format("credentials file {}: cannot open", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  auto c = ParseCredentials(ss.str());
+  Result<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status().Prefixed("credentials file");
+  auto c = ParseCredentials(*text);
   if (!c.ok()) {
     return Status::InvalidArgument(fmt::format("credentials file {}: {}", path, c.status().message()));
   }

@@ -2,25 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 
+#include "base/file_util.h"
 #include "base/logging.h"
 
 namespace apogee::acl {
-
-namespace {
-
-Result<std::string> ReadWhole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError(fmt::format("{}: cannot open", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Status::IOError(fmt::format("{}: read error", path));
-  return ss.str();
-}
-
-}  // namespace
 
 std::string AclFilePath(std::string_view acl_file_path, std::string_view rocketmq_home,
                         std::string_view plain_file_property) {
@@ -61,7 +48,7 @@ Result<std::unique_ptr<PlainAclFile>> PlainAclFile::Open(std::string path, AclSc
   auto mtime = std::filesystem::last_write_time(file->path_, ec);
   if (ec) return Status::IOError(fmt::format("ACL file {}: {}", file->path_, ec.message()));
   auto size = std::filesystem::file_size(file->path_, ec);
-  APOGEE_ASSIGN_OR_RETURN(std::string text, ReadWhole(file->path_));
+  APOGEE_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(file->path_));
   auto config = ParsePlainAclConfig(text);
   if (!config.ok()) {
     return Status::InvalidArgument(
@@ -96,7 +83,7 @@ bool PlainAclFile::ReloadIfChanged() {
   if (mtime == mtime_ && size == size_) return false;
   mtime_ = mtime;
   size_ = size;
-  auto text = ReadWhole(path_);
+  auto text = ReadWholeFile(path_);
   Result<PlainAclConfig> config =
       text.ok() ? ParsePlainAclConfig(*text) : Result<PlainAclConfig>(text.status());
   if (!config.ok()) {

@@ -5,9 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
+#include "base/file_util.h"
 #include "base/string_util.h"
 
 namespace apogee {
@@ -34,11 +33,9 @@ Result<std::map<std::string, std::string>> ParsePropertiesText(std::string_view 
 }
 
 Result<std::map<std::string, std::string>> ParsePropertiesFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::FromErrno(errno, fmt::format("cannot open config file {}", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto parsed = ParsePropertiesText(ss.str());
+  Result<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status().Prefixed("config file");
+  auto parsed = ParsePropertiesText(*text);
   if (!parsed.ok()) return parsed.status().Prefixed(path);
   return parsed;
 }
