@@ -7,8 +7,10 @@
 #include "acl/address_pattern.h"
 #include "acl/signature.h"
 #include "protocol/heartbeat_data.h"
+#include "protocol/mix_all.h"
 #include "protocol/request_code.h"
 #include "protocol/send_headers.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::acl {
 
@@ -16,14 +18,9 @@ namespace rq = protocol::request_code;
 
 namespace {
 
-// TopicValidator.RMQ_SYS_TRACE_TOPIC: Java lets any signed account publish traces.
-constexpr std::string_view kTraceTopic = "RMQ_SYS_TRACE_TOPIC";
-
-bool IsRetryTopic(std::string_view topic) { return topic.starts_with(kRetryGroupTopicPrefix); }
-
-std::string RetryTopic(std::string_view group) {
-  return std::string(kRetryGroupTopicPrefix) + std::string(group);
-}
+using protocol::IsRetryTopic;
+using protocol::kRetryGroupTopicPrefix;
+using protocol::RetryTopic;
 
 std::string Describe(std::string_view resource) {
   if (IsRetryTopic(resource)) {
@@ -148,7 +145,8 @@ Status ValidateRequest(const PlainAclConfig& config, AclScope scope,
         fmt::format("cannot read the resources of request code {}: {}", request.code,
                     resources.status().message()));
   }
-  if (auto trace = resources->find(std::string(kTraceTopic));
+  // Java lets any signed account publish traces (TopicValidator.RMQ_SYS_TRACE_TOPIC).
+  if (auto trace = resources->find(std::string(protocol::kTraceTopic));
       trace != resources->end() && trace->second == kPub) {
     return Status::OK();
   }

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/string_util.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::acl {
 
@@ -60,7 +61,7 @@ Status ResourcePerms(const YAML::Node& node, bool topics, Account* account) {
       return Status::InvalidArgument(
           fmt::format("{} entry '{}': the permission is not DENY, PUB, SUB or PUB|SUB", what, item));
     }
-    account->resource_perms[topics ? name : std::string(kRetryGroupTopicPrefix) + name] = *perm;
+    account->resource_perms[topics ? name : protocol::RetryTopic(name)] = *perm;
   }
   return Status::OK();
 }

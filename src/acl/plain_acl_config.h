@@ -29,9 +29,6 @@
 
 namespace apogee::acl {
 
-// MixAll.RETRY_GROUP_TOPIC_PREFIX.
-inline constexpr std::string_view kRetryGroupTopicPrefix = "%RETRY%";
-
 struct Account {
   std::string access_key;
   std::string secret_key;
