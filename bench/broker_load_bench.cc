@@ -27,6 +27,7 @@
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 #include "protocol/send_headers.h"
+#include "protocol/system_topics.h"
 #include "remoting/remoting_client.h"
 
 #include "bench_ports.h"
@@ -54,7 +55,7 @@ RemotingCommand SendRequest(int32_t queue_id) {
   apogee::protocol::SendMessageRequestHeader h;
   h.producer_group = "BenchPG";
   h.topic = kTopic;
-  h.default_topic = "TBW102";
+  h.default_topic = std::string(apogee::protocol::kAutoCreateTopicKeyTopic);
   h.default_topic_queue_nums = 4;
   h.queue_id = queue_id;
   h.born_timestamp = apogee::NowMillis();

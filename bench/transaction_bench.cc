@@ -30,6 +30,7 @@
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 #include "protocol/send_headers.h"
+#include "protocol/system_topics.h"
 #include "remoting/remoting_client.h"
 
 #include "bench_ports.h"
@@ -51,7 +52,7 @@ RemotingCommand PreparedRequest(int32_t queue_id, uint64_t n) {
   apogee::protocol::SendMessageRequestHeader h;
   h.producer_group = kGroup;
   h.topic = kTopic;
-  h.default_topic = "TBW102";
+  h.default_topic = std::string(apogee::protocol::kAutoCreateTopicKeyTopic);
   h.default_topic_queue_nums = 4;
   h.queue_id = queue_id;
   h.sys_flag = 0x4;  // PREPARED

@@ -10,6 +10,7 @@
 
 #include "acl/signature.h"
 #include "base/status.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::admin {
 
@@ -26,7 +27,7 @@ struct BenchConfig {
   // ACL: every request is signed when both are set (--accessKey / --secretKey).
   std::string access_key;
   std::string secret_key;
-  std::string topic = "BenchmarkTest";
+  std::string topic{protocol::kBenchmarkTopic};
   std::string group;  // producer or consumer group; a default per mode when empty
   int threads = 4;
   int message_size = 1024;

@@ -9,6 +9,7 @@
 #include "admin/consumer_commands.h"
 #include "protocol/broker_stats_data.h"
 #include "protocol/custom_header.h"
+#include "protocol/mix_all.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
 
@@ -98,7 +99,7 @@ Status StatsAll(const ParsedOptions& o, CommandContext& ctx) {
   const bool active_only = o.Has("activeTopic");
   const std::string only = o.Has("topic") ? o.Get("topic") : "";
   for (const std::string& topic : topics.topic_list) {
-    if (topic.starts_with("%RETRY%") || topic.starts_with("%DLQ%")) continue;
+    if (protocol::IsRetryTopic(topic) || protocol::IsDlqTopic(topic)) continue;
     if (!only.empty() && topic != only) continue;
     PrintTopic(admin, topic, active_only, ctx.out());
   }

@@ -15,6 +15,7 @@
 #include "base/logging.h"
 #include "env/disk_usage.h"
 #include "metrics/http_server.h"
+#include "protocol/mix_all.h"
 #include "store/flush_stats.h"
 #include "store/message_store.h"
 
@@ -43,8 +44,8 @@ metrics::HistogramSnapshot ToSnapshot(const store::FlushDistribution<N>& d) {
   return snap;
 }
 
-bool IsRetryTopic(std::string_view topic) { return topic.starts_with("%RETRY%"); }
-bool IsDlqTopic(std::string_view topic) { return topic.starts_with("%DLQ%"); }
+using protocol::IsDlqTopic;
+using protocol::IsRetryTopic;
 
 // "topic@group" -> (topic, group); topics never contain '@' (TopicValidator).
 std::pair<std::string_view, std::string_view> SplitKey(std::string_view key) {

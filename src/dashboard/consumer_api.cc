@@ -5,12 +5,10 @@
 #include "admin/group_offsets.h"
 #include "base/string_util.h"
 #include "dashboard/json_out.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::dashboard {
 namespace {
-
-constexpr std::string_view kRetryPrefix = "%RETRY%";
-constexpr std::string_view kDlqPrefix = "%DLQ%";
 
 // The group's connection as any master serving it knows it; NotFound when none does
 // (no member online).
@@ -63,8 +61,8 @@ Result<std::string> ConsumersJson(admin::MQAdminClient* admin) {
     protocol::json::Key(w, "groups");
     w.StartArray();
     for (const std::string& t : topics.topic_list) {
-      if (!StartsWith(t, kRetryPrefix)) continue;
-      std::string group = t.substr(kRetryPrefix.size());
+      if (!protocol::IsRetryTopic(t)) continue;
+      std::string group = t.substr(protocol::kRetryGroupTopicPrefix.size());
       w.StartObject();
       Field(w, "group", group);
       auto stats = admin::MergedConsumeStats(admin, group, std::nullopt);
@@ -97,7 +95,7 @@ Result<std::string> ConsumerJson(admin::MQAdminClient* admin, const ApiRequest& 
   auto cc = FindConnection(admin, group);
 
   // The dead-letter queue: messages kept between its min and max offsets.
-  std::string dlq_topic = std::string(kDlqPrefix) + group;
+  std::string dlq_topic = protocol::DlqTopic(group);
   std::optional<int64_t> dlq_size;
   std::string dlq_error;
   auto dlq_masters = admin->MasterAddrsOfTopic(dlq_topic);
@@ -187,7 +185,7 @@ Result<std::string> RedriveDeadLetters(admin::MQAdminClient* admin, const ApiReq
     header.max_count = max_count;
   }
   if (request.Has("topic")) header.topic = request.Get("topic");
-  std::string dlq_topic = std::string(kDlqPrefix) + header.consumer_group;
+  std::string dlq_topic = protocol::DlqTopic(header.consumer_group);
   auto masters = admin->MasterAddrsOfTopic(dlq_topic);
   if (!masters.ok() && masters.status().IsNotFound()) {
     return Status::NotFound("group " + header.consumer_group + " has no dead-letter queue (topic " + dlq_topic +

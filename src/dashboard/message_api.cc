@@ -6,6 +6,7 @@
 #include "admin/message_resend.h"
 #include "base/string_util.h"
 #include "message/message_id.h"
+#include "protocol/mix_all.h"
 
 namespace apogee::dashboard {
 namespace {
@@ -192,7 +193,7 @@ Result<std::string> ResendMessage(admin::MQAdminClient* admin, const ApiRequest&
     Field(w, "msgId", msg.msg_id());
     Field(w, "topic", msg.topic);
     Field(w, "group", group);
-    Field(w, "retryTopic", "%RETRY%" + group);
+    Field(w, "retryTopic", protocol::RetryTopic(group));
     Field(w, "delayLevel", admin::kResendDelayLevel);
     w.EndObject();
   });

@@ -5,7 +5,9 @@
 #include "admin/command_util.h"
 #include "base/string_util.h"
 #include "dashboard/json_out.h"
+#include "protocol/mix_all.h"
 #include "protocol/perm_name.h"
+#include "protocol/system_topics.h"
 
 namespace apogee::dashboard {
 namespace {
@@ -31,16 +33,11 @@ Result<std::vector<std::string>> TargetMasters(admin::MQAdminClient* admin, cons
 }  // namespace
 
 std::string_view TopicKind(std::string_view topic, const protocol::ClusterInfo& cluster) {
-  if (StartsWith(topic, "%RETRY%")) return "RETRY";
-  if (StartsWith(topic, "%DLQ%")) return "DLQ";
-  static constexpr std::string_view kSystem[] = {"TBW102", "SCHEDULE_TOPIC_XXXX", "OFFSET_MOVED_EVENT",
-                                                 "SELF_TEST_TOPIC", "BenchmarkTest", "TRANS_CHECK_MAX_TIME_TOPIC",
-                                                 "RMQ_SYS_TRANS_HALF_TOPIC", "RMQ_SYS_TRACE_TOPIC",
-                                                 "RMQ_SYS_TRANS_OP_HALF_TOPIC", "rmq_sys_wheel_timer"};
-  for (std::string_view s : kSystem) {
-    if (topic == s) return "SYSTEM";
-  }
-  if (StartsWith(topic, "rmq_sys_") || StartsWith(topic, "RMQ_SYS_")) return "SYSTEM";
+  if (protocol::IsRetryTopic(topic)) return "RETRY";
+  if (protocol::IsDlqTopic(topic)) return "DLQ";
+  // RocketMQ's TopicValidator list and "rmq_sys_" prefix, the broker's own test; an
+  // upper-case "RMQ_SYS_" name outside that list is an ordinary topic there too.
+  if (protocol::IsSystemTopic(topic)) return "SYSTEM";
   std::string t(topic);
   if (cluster.cluster_addr_table.count(t) > 0 || cluster.broker_addr_table.count(t) > 0) return "SYSTEM";
   return "NORMAL";

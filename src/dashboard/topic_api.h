@@ -22,8 +22,9 @@ Result<std::string> TopicJson(admin::MQAdminClient* admin, const ApiRequest& req
 Result<std::string> UpdateTopic(admin::MQAdminClient* admin, const ApiRequest& request);
 Result<std::string> DeleteTopic(admin::MQAdminClient* admin, const ApiRequest& request);
 
-// NORMAL, RETRY (%RETRY%...), DLQ (%DLQ%...) or SYSTEM (RocketMQ's own topics and the
-// per-cluster / per-broker topics named after clusters and brokers).
+// NORMAL, RETRY (%RETRY%...), DLQ (%DLQ%...) or SYSTEM (protocol::IsSystemTopic, i.e.
+// RocketMQ's TopicValidator, and the per-cluster / per-broker topics named after clusters
+// and brokers, which the Java console takes from the NameServer's system topic list).
 std::string_view TopicKind(std::string_view topic, const protocol::ClusterInfo& cluster);
 
 }  // namespace apogee::dashboard

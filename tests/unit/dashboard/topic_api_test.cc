@@ -4,6 +4,7 @@
 
 #include "api_test_util.h"
 #include "protocol/admin_bodies.h"
+#include "protocol/system_topics.h"
 #include "protocol/topic_list.h"
 
 namespace apogee::dashboard {
@@ -27,6 +28,20 @@ TEST(TopicApiTest, TopicKindSeparatesRetryDlqAndSystemTopics) {
   EXPECT_EQ(TopicKind("RMQ_SYS_TRANS_HALF_TOPIC", info), "SYSTEM");
   EXPECT_EQ(TopicKind("DefaultCluster", info), "SYSTEM");
   EXPECT_EQ(TopicKind("broker-a", info), "SYSTEM");
+}
+
+// The SYSTEM kind is RocketMQ's TopicValidator.isSystemTopic (protocol::IsSystemTopic) plus
+// the cluster and broker names, as the Java console gets them from the NameServer: the
+// listed RMQ_SYS_* topics and any lower-case "rmq_sys_" topic are system topics, an
+// unlisted upper-case "RMQ_SYS_" name is an ordinary one.
+TEST(TopicApiTest, TopicKindUsesTheProtocolsSystemTopicList) {
+  protocol::ClusterInfo info;
+  for (std::string_view t : protocol::kSystemTopics) EXPECT_EQ(TopicKind(t, info), "SYSTEM") << t;
+  EXPECT_EQ(TopicKind("RMQ_SYS_TRACE_TOPIC", info), "SYSTEM");
+  EXPECT_EQ(TopicKind("rmq_sys_wheel_timer", info), "SYSTEM");
+  EXPECT_EQ(TopicKind("rmq_sys_anything", info), "SYSTEM");
+  EXPECT_EQ(TopicKind("RMQ_SYS_ORDERS", info), "NORMAL");
+  EXPECT_EQ(TopicKind("BenchmarkTest2", info), "NORMAL");
 }
 
 TEST(TopicApiTest, TopicsListsNamesWithKindsAndClusters) {
