@@ -29,6 +29,7 @@
 #include "acl/plain_acl_file.h"
 #include "base/config_table.h"
 #include "base/logging.h"
+#include "base/scheduler.h"
 #include "base/tls_config.h"
 #include "broker/broker_config.h"
 #include "broker/broker_controller.h"
@@ -98,6 +99,9 @@ int main(int argc, char** argv) {
   apogee::apps::StopSignals stop_signals(SIGUSR1);
 
   std::shared_ptr<const apogee::broker::BrokerSettings> settings = config.Get();
+  // One scheduler for every periodic job of the process, the embedded NameServer's scan
+  // included; declared first so it outlives both controllers.
+  apogee::Scheduler scheduler;
   std::unique_ptr<apogee::namesrv::NamesrvConfig> namesrv_config;
   std::unique_ptr<apogee::namesrv::NamesrvController> namesrv;
   if (flags.with_namesrv) {
@@ -106,6 +110,9 @@ int main(int argc, char** argv) {
         {"listenPort", std::to_string(settings->namesrv_listen_port)},
         {"bindAddress", settings->bind_address},
         {"kvConfigPath", settings->store.RootDir() + "/namesrv/kvConfig.json"},
+        // It serves one broker's registrations and its clients' route lookups: one IO
+        // thread (the broker's ports have one per core).
+        {"serverSelectorThreads", "1"},
         // The broker's metrics settings, on the NameServer's own port.
         {"metricsExporterType", settings->metrics_exporter_type},
         {"metricsPromExporterHost", settings->metrics_prom_exporter_host.empty()
@@ -124,7 +131,8 @@ int main(int argc, char** argv) {
     for (const auto& entry : tls_keys.entries()) namesrv_props[std::string(entry.key)] = tls_keys.Get(entry.key);
     Status s = namesrv_config->ApplyProperties(namesrv_props);
     if (!s.ok()) return Fail("embedded NameServer: " + s.ToString());
-    namesrv = std::make_unique<apogee::namesrv::NamesrvController>(namesrv_config.get());
+    namesrv = std::make_unique<apogee::namesrv::NamesrvController>(
+        namesrv_config.get(), apogee::Clock::Real(), &scheduler);
     s = namesrv->Start();
     if (!s.ok()) {
       log->error("embedded NameServer failed to start: {}", s.ToString());
@@ -134,7 +142,7 @@ int main(int argc, char** argv) {
               settings->bind_address, namesrv->port());
   }
 
-  apogee::broker::BrokerController controller(&config);
+  apogee::broker::BrokerController controller(&config, nullptr, apogee::Clock::Real(), &scheduler);
   // Failover (etcdEndpoints) changes a broker's role by a clean shutdown and an exec of this
   // same program with the same arguments; etcd decides the new role at start. The
   // coordinator asks for it with SIGUSR1 to this process; an outside SIGUSR1 is ignored.

@@ -25,6 +25,10 @@
 
 #include "base/status.h"
 
+namespace apogee {
+class Scheduler;  // base/scheduler.h
+}  // namespace apogee
+
 namespace apogee::store {
 class MessageStore;
 }  // namespace apogee::store
@@ -71,6 +75,10 @@ struct BrokerContext {
   store::MessageStore* store = nullptr;
   TopicConfigManager* topic_config_manager = nullptr;
   SubscriptionGroupManager* subscription_group_manager = nullptr;
+  // The broker's periodic jobs (housekeeping, offset flush, statistics, transaction check):
+  // its lanes are the only threads they get. The families schedule in their start hooks
+  // and cancel in their shutdown hooks.
+  Scheduler* scheduler = nullptr;
 
   // ---- created by the other families in their Register* function (null until then) ----
   std::shared_ptr<ConsumerOffsetManager> consumer_offset_manager;

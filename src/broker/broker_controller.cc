@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "base/logging.h"
-#include "base/service_thread.h"
 #include "metrics/exposition.h"
 #include "broker/admin_processors.h"
 #include "broker/broker_metrics.h"
@@ -69,8 +68,12 @@ ha::HaOptions MakeHaOptions(const BrokerSettings& s) {
 
 class BrokerController::Impl {
  public:
-  Impl(BrokerConfig* config, env::Env* env, const Clock* clock)
-      : config_(config), env_(env != nullptr ? env : env::Env::Default()), clock_(clock) {}
+  Impl(BrokerConfig* config, env::Env* env, const Clock* clock, Scheduler* scheduler)
+      : config_(config),
+        env_(env != nullptr ? env : env::Env::Default()),
+        clock_(clock),
+        own_scheduler_(scheduler == nullptr ? std::make_unique<Scheduler>() : nullptr),
+        scheduler_(scheduler != nullptr ? scheduler : own_scheduler_.get()) {}
 
   Status Initialize();
   Status Start();
@@ -84,66 +87,53 @@ class BrokerController::Impl {
   void OnMasterAddresses(const std::optional<std::string>& master_addr,
                          const std::optional<std::string>& ha_server_addr);
 
-  // Re-registers every registerNameServerPeriod, or at once when woken.
-  class RegisterService : public ServiceThread {
-   public:
-    explicit RegisterService(Impl* impl) : ServiceThread("BrokerRegister"), impl_(impl) {}
-
-   protected:
-    void Run() override {
-      while (!stopped()) {
-        WaitForRunning(impl_->config_->Get()->EffectiveRegisterPeriodMs());
-        if (stopped()) break;
-        Status s = impl_->RegisterBrokerAll();
-        if (!s.ok()) Log()->warn("register broker to name servers failed: {}", s.ToString());
-      }
+  // The periodic jobs (base/scheduler.h says which lane and why).
+  void StartRegisterJob() {
+    // REGISTER_BROKER waits for every NameServer's answer (registerBrokerTimeoutMills):
+    // blocking lane. registerNameServerPeriod is read after every round.
+    ScheduledJob job = scheduler_->Every(
+        "BrokerRegister", Scheduler::LaneKind::kBlocking,
+        config_->Get()->EffectiveRegisterPeriodMs(),
+        [this] { return static_cast<int64_t>(config_->Get()->EffectiveRegisterPeriodMs()); },
+        [this] { return RegisterBrokerAll().Prefixed("register broker to name servers failed"); });
+    std::lock_guard<std::mutex> lock(register_job_mu_);
+    register_job_ = std::move(job);
+  }
+  void RequestRegisterNow() {
+    std::lock_guard<std::mutex> lock(register_job_mu_);
+    register_job_.RunNow();
+  }
+  void StopRegisterJob() {
+    ScheduledJob job;
+    {
+      std::lock_guard<std::mutex> lock(register_job_mu_);
+      job = std::move(register_job_);
     }
+    job.Cancel();  // outside the lock: a running registration may ask for another
+  }
 
-   private:
-    Impl* impl_;
-  };
+  // Topic and group changes are persisted as they happen; this job rewrites a table whose
+  // version moved since its last successful write, so a failed write (disk full, IO error)
+  // is retried instead of lost. A small local write: quick lane.
+  void StartPersistJob() {
+    persist_job_ = scheduler_->Every("BrokerPersist", Scheduler::LaneKind::kQuick,
+                                     kPersistIntervalMs, [this] {
+                                       PersistIfChanged();
+                                       return Status::OK();
+                                     });
+  }
 
-  // Slave: copies the master's topics, offsets, delay offsets and groups (SlaveSynchronize).
-  class SlaveSyncService : public ServiceThread {
-   public:
-    explicit SlaveSyncService(Impl* impl) : ServiceThread("SlaveSynchronize"), impl_(impl) {}
-
-   protected:
-    void Run() override {
-      int64_t wait_ms = std::min<int64_t>(kFirstSlaveSyncDelayMs,
-                                          impl_->config_->Get()->slave_synchronize_interval);
-      while (!stopped()) {
-        WaitForRunning(wait_ms);
-        if (stopped()) break;
-        Status s = impl_->slave_sync_->SyncAll();
-        if (!s.ok()) Log()->warn("{}", s.ToString());
-        wait_ms = impl_->config_->Get()->slave_synchronize_interval;
-      }
-    }
-
-   private:
-    Impl* impl_;
-  };
-
-  // Topic and group changes are persisted as they happen; this thread rewrites a table
-  // whose version moved since its last successful write, so a failed write (disk full,
-  // IO error) is retried instead of lost.
-  class PersistService : public ServiceThread {
-   public:
-    explicit PersistService(Impl* impl) : ServiceThread("BrokerPersist"), impl_(impl) {}
-
-   protected:
-    void Run() override {
-      while (!stopped()) {
-        WaitForRunning(kPersistIntervalMs);
-        if (stopped()) break;
-        impl_->PersistIfChanged();
-      }
-    }
-
-   private:
-    Impl* impl_;
-  };
+  // Slave: copies the master's topics, offsets, delay offsets and groups (SlaveSynchronize),
+  // first after a few seconds, then every slaveSynchronizeInterval. Remote calls: blocking
+  // lane.
+  void StartSlaveSyncJob() {
+    const int64_t interval = config_->Get()->slave_synchronize_interval;
+    slave_sync_job_ = scheduler_->Every(
+        "SlaveSynchronize", Scheduler::LaneKind::kBlocking,
+        std::min<int64_t>(kFirstSlaveSyncDelayMs, interval),
+        [this] { return static_cast<int64_t>(config_->Get()->slave_synchronize_interval); },
+        [this] { return slave_sync_->SyncAll(); });
+  }
 
   void PersistIfChanged() {
     auto topics_version = topics_->data_version();
@@ -216,6 +206,8 @@ class BrokerController::Impl {
   BrokerConfig* config_;
   env::Env* env_;
   const Clock* clock_;
+  std::unique_ptr<Scheduler> own_scheduler_;  // when the caller gave none
+  Scheduler* scheduler_;
 
   std::unique_ptr<store::MessageStore> store_;
   std::unique_ptr<TopicConfigManager> topics_;
@@ -224,8 +216,9 @@ class BrokerController::Impl {
   std::unique_ptr<remoting::RemotingServer> server_;
   std::unique_ptr<remoting::RemotingServer> fast_server_;
   std::unique_ptr<BrokerOuterAPI> outer_api_;
-  std::unique_ptr<RegisterService> register_service_;
-  std::unique_ptr<PersistService> persist_service_;
+  std::mutex register_job_mu_;  // register_job_ is replaced while processors may ask for a run
+  ScheduledJob register_job_;    // guarded by register_job_mu_
+  ScheduledJob persist_job_;
   // HA: the master's service, or the slave's client and metadata copier.
   std::unique_ptr<ha::HaService> ha_service_;
   // aclEnable: the plain ACL every request passes; the credentials this broker signs with.
@@ -251,14 +244,14 @@ class BrokerController::Impl {
     return options;
   }
   std::unique_ptr<SlaveSynchronize> slave_sync_;
-  std::unique_ptr<SlaveSyncService> slave_sync_service_;
+  ScheduledJob slave_sync_job_;
   // Failover coordinated by etcd (etcdEndpoints); null without it.
   std::unique_ptr<FailoverCoordinator> failover_;
   std::function<void(const std::string&)> restart_handler_;
   std::atomic<bool> stopping_{false};
   BrokerContext context_;
 
-  protocol::DataVersion persisted_topics_version_;  // persist thread only (after Start)
+  protocol::DataVersion persisted_topics_version_;  // persist job only (after Start)
   protocol::DataVersion persisted_groups_version_;
 
   std::mutex register_mu_;  // one registration at a time
@@ -294,6 +287,7 @@ Status BrokerController::Impl::Initialize() {
       store::MessageStore::Open(s->store, env_, clock_);
   if (!store.ok()) return store.status().Prefixed("open message store");
   store_ = std::move(store).value();
+  store_->SetScheduler(scheduler_);
   if (failover_) APOGEE_RETURN_IF_ERROR(failover_->AfterStoreOpened(store_.get()));
   const store::RecoveryReport& recovery = store_->recovery_report();
   Log()->info("message store opened at {} ({} exit, CommitLog recovered to {} in {} ms)",
@@ -311,6 +305,7 @@ Status BrokerController::Impl::Initialize() {
   persisted_groups_version_ = groups_->data_version();
 
   context_.config = config_;
+  context_.scheduler = scheduler_;
   context_.store = store_.get();
   context_.topic_config_manager = topics_.get();
   context_.subscription_group_manager = groups_.get();
@@ -344,15 +339,14 @@ Status BrokerController::Impl::Initialize() {
   server_ = std::make_unique<remoting::RemotingServer>(options);
   options.listen_port = static_cast<uint16_t>(s->listen_port - 2);
   // The fast ("VIP") port serves only clients that still enable the VIP channel (Java <= 4.4,
-  // docs/protocol/remoting.md §1.1): one IO thread is enough there.
-  options.io_threads = 1;
+  // docs/protocol/remoting.md §1.1): its connections share the main port's IO threads
+  // (serverSelectorThreads, one per core by default) instead of idling on threads of their own.
+  options.share_io_threads_with = server_.get();
   fast_server_ = std::make_unique<remoting::RemotingServer>(options);
   context_.fast_server = fast_server_.get();
   APOGEE_RETURN_IF_ERROR(InitializeAcl(*s));
 
-  context_.register_broker_all_now = [this] {
-    if (register_service_) register_service_->Wakeup();
-  };
+  context_.register_broker_all_now = [this] { RequestRegisterNow(); };
   topics_->SetChangeListener([this] { context_.RequestRegisterBrokerAll(); });
   config_->SetUpdateListener([this](const std::vector<std::string>& keys) {
     if (std::find(keys.begin(), keys.end(), "brokerPermission") != keys.end()) {
@@ -382,9 +376,6 @@ Status BrokerController::Impl::Initialize() {
 
   outer_api_ = std::make_unique<BrokerOuterAPI>(ClientOptions());
   outer_api_->UpdateNameServerAddressList(s->NamesrvAddrList());
-  // Built before any server starts: a processor may ask for a registration right away.
-  register_service_ = std::make_unique<RegisterService>(this);
-  persist_service_ = std::make_unique<PersistService>(this);
   initialized_ = true;
   return Status::OK();
 }
@@ -405,8 +396,9 @@ Status BrokerController::Impl::Start() {
   outer_api_->Start();
   s = RegisterBrokerAll();
   if (!s.ok()) Log()->warn("first registration with the name servers failed: {}", s.ToString());
-  register_service_->Start();
-  persist_service_->Start();
+  // A processor that asked for a registration before this had it served by the one above.
+  StartRegisterJob();
+  StartPersistJob();
   if (failover_) {
     failover_->Start(store_.get(), [this](const std::string& why) {
       if (restart_handler_) {
@@ -527,7 +519,6 @@ void BrokerController::Impl::InitializeHa(const BrokerSettings& s) {
   ha_client_ = std::make_unique<ha::HaClient>(store_.get(), options, clock_);
   sync_client_ = std::make_unique<remoting::RemotingClient>(ClientOptions());
   slave_sync_ = std::make_unique<SlaveSynchronize>(&context_, env_, sync_client_.get());
-  slave_sync_service_ = std::make_unique<SlaveSyncService>(this);
   if (s.ha_master_address.size() >= kMinHaMasterAddressLength) {
     ha_client_->UpdateMasterAddress(s.ha_master_address);
     // Until a registration names the master's remoting address, derive it.
@@ -548,7 +539,7 @@ Status BrokerController::Impl::StartHa() {
   if (ha_client_) {
     ha_client_->Start();
     sync_client_->Start();
-    slave_sync_service_->Start();
+    StartSlaveSyncJob();
   }
   return Status::OK();
 }
@@ -557,7 +548,7 @@ void BrokerController::Impl::ShutdownHa() {
   // The client first: a metadata copy waiting on a master that stopped answering (e.g. a
   // SIGSTOP'ed one during a failover) fails at once instead of after each call's timeout.
   if (sync_client_) sync_client_->Shutdown();
-  if (slave_sync_service_) slave_sync_service_->Shutdown();
+  slave_sync_job_.Cancel();
   if (ha_client_) ha_client_->Stop();
   if (ha_service_) ha_service_->Shutdown();
 }
@@ -581,8 +572,8 @@ void BrokerController::Impl::Shutdown() {
   if (failover_) failover_->Shutdown();
   // The config outlives this controller; its listener must not call into a dead one.
   if (initialized_) config_->SetUpdateListener(nullptr);
-  if (register_service_) register_service_->Shutdown();
-  if (persist_service_) persist_service_->Shutdown();
+  StopRegisterJob();
+  persist_job_.Cancel();
   // Stop accepting and close every connection.
   if (server_) server_->Shutdown();
   if (fast_server_) fast_server_->Shutdown();
@@ -610,10 +601,13 @@ void BrokerController::Impl::Shutdown() {
     }
   }
   if (outer_api_) outer_api_->Shutdown();
+  // Every job was cancelled by its owner above; a scheduler of our own has nothing left.
+  if (own_scheduler_) own_scheduler_->Stop();
 }
 
-BrokerController::BrokerController(BrokerConfig* config, env::Env* env, const Clock* clock)
-    : impl_(std::make_unique<Impl>(config, env, clock)) {}
+BrokerController::BrokerController(BrokerConfig* config, env::Env* env, const Clock* clock,
+                                   Scheduler* scheduler)
+    : impl_(std::make_unique<Impl>(config, env, clock, scheduler)) {}
 
 BrokerController::~BrokerController() { Shutdown(); }
 

@@ -11,9 +11,12 @@
 // and close the store, UNREGISTER_BROKER from every NameServer. Shutdown is idempotent and
 // also run by the destructor.
 //
-// Threads: the servers' IO threads, one pool per family (BrokerExecutors), the store's
-// services, "BrokerRegister" (REGISTER_BROKER every registerNameServerPeriod, or at once
-// after a topic or permission change), "BrokerPersist" (retries failed config writes).
+// Threads: the servers' IO threads (one pool shared by both ports), one pool per family
+// (BrokerExecutors, threads started on demand), the store's services, and the two lanes of a
+// Scheduler (base/scheduler.h) that run every periodic job: registration (REGISTER_BROKER
+// every registerNameServerPeriod, or at once after a topic or permission change), config
+// persistence retries, the store's ConsumeQueue flush and retention, statistics, client
+// housekeeping, consumer offset flush, transaction check, slave metadata sync.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +26,7 @@
 #include <string>
 
 #include "base/clock.h"
+#include "base/scheduler.h"
 #include "base/status.h"
 #include "broker/broker_context.h"
 
@@ -37,9 +41,11 @@ class FailoverCoordinator;
 
 class BrokerController {
  public:
-  // `config`, `env` and `clock` must outlive the controller.
+  // `config`, `env` and `clock` must outlive the controller. The periodic jobs run on
+  // `scheduler` when given (mqbroker --with-namesrv shares one with its NameServer; it
+  // must outlive the controller), else on a scheduler of the controller's own.
   explicit BrokerController(BrokerConfig* config, env::Env* env = nullptr,
-                            const Clock* clock = Clock::Real());
+                            const Clock* clock = Clock::Real(), Scheduler* scheduler = nullptr);
   ~BrokerController();
   BrokerController(const BrokerController&) = delete;
   BrokerController& operator=(const BrokerController&) = delete;

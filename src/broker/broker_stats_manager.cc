@@ -3,7 +3,6 @@
 #include <ctime>
 #include <utility>
 
-#include "base/service_thread.h"
 #include "broker/broker_context.h"
 
 namespace apogee::broker {
@@ -69,25 +68,6 @@ double BrokerCounter::Tps(int64_t now_ms, int64_t window_ms) const {
   if (elapsed <= 0) return 0;
   return static_cast<double>(live - base.second) * 1000.0 / static_cast<double>(elapsed);
 }
-
-// ---- sampler thread ----
-
-class BrokerStatsManager::Sampler : public ServiceThread {
- public:
-  explicit Sampler(BrokerStatsManager* owner) : ServiceThread("BrokerStatsSampler"), owner_(owner) {}
-  ~Sampler() override { Shutdown(); }
-
- protected:
-  void Run() override {
-    while (!stopped()) {
-      WaitForRunning(kSampleSpacingMs);
-      if (!stopped()) owner_->Tick();
-    }
-  }
-
- private:
-  BrokerStatsManager* owner_;
-};
 
 // ---- BrokerStatsManager ----
 
@@ -183,15 +163,16 @@ void BrokerStatsManager::Tick() {
   }
 }
 
-void BrokerStatsManager::Start() {
+void BrokerStatsManager::Start(Scheduler* scheduler) {
   if (sampler_) return;
-  sampler_ = std::make_unique<Sampler>(this);
-  sampler_->Start();
+  sampler_ = scheduler->Every("BrokerStatsSampler", Scheduler::LaneKind::kQuick, kSampleSpacingMs,
+                              [this] {
+                                Tick();
+                                return Status::OK();
+                              });
 }
 
-void BrokerStatsManager::Shutdown() {
-  if (sampler_) sampler_->Shutdown();
-}
+void BrokerStatsManager::Shutdown() { sampler_.Cancel(); }
 
 DayMarks BrokerStatsManager::put_marks() const {
   std::lock_guard<std::mutex> lock(day_mu_);
@@ -240,8 +221,8 @@ BrokerStatsManager* EnsureBrokerStats(BrokerContext& context) {
   if (!context.stats) {
     auto stats = std::make_shared<BrokerStatsManager>(Clock::Real());
     context.stats = stats;
-    context.AddStartHook([stats] {
-      stats->Start();
+    context.AddStartHook([stats, ctx = &context] {
+      stats->Start(ctx->scheduler);
       return Status::OK();
     });
     context.AddShutdownHook([stats] { stats->Shutdown(); });

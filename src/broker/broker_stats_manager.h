@@ -7,7 +7,8 @@
 //
 // Hot paths: the send completion calls OnPut once, the pull processor OnGet once; each
 // is a lock-free lookup (StatsItemSet) and relaxed atomic adds, no allocation after a
-// key's first sighting. A sampler thread (Start/Shutdown) calls Tick every second.
+// key's first sighting. A job on the broker's Scheduler (Start/Shutdown) calls Tick every
+// second.
 //
 // Thread-safety: every method may be called from any thread.
 #pragma once
@@ -22,6 +23,7 @@
 #include <string_view>
 
 #include "base/clock.h"
+#include "base/scheduler.h"
 #include "broker/stats_item_set.h"
 #include "metrics/histogram.h"
 #include "store/put_status.h"
@@ -111,8 +113,9 @@ class BrokerStatsManager {
 
   // ---- sampling ----
   void Tick();
-  void Start();  // sampler thread, one Tick per second
-  void Shutdown();
+  // One Tick per second on `scheduler`'s quick lane (it must outlive Shutdown()).
+  void Start(Scheduler* scheduler);
+  void Shutdown();  // cancels the sampling; idempotent
 
   // ---- readers ----
   const Clock* clock() const { return clock_; }
@@ -141,7 +144,6 @@ class BrokerStatsManager {
 
  private:
   friend class PutRecorder;
-  class Sampler;
   void RecordPut(StatsItem* nums, StatsItem* size, int32_t msgs, int64_t bytes,
                  int64_t latency_ms);
 
@@ -169,7 +171,7 @@ class BrokerStatsManager {
   DayMarks put_marks_;     // guarded by day_mu_
   DayMarks get_marks_;     // guarded by day_mu_
 
-  std::unique_ptr<Sampler> sampler_;
+  ScheduledJob sampler_;  // "BrokerStatsSampler"
 };
 
 // Null-safe hooks for the processors (a context without statistics records nothing).

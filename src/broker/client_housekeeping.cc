@@ -6,38 +6,25 @@
 
 namespace apogee::broker {
 
-class ClientHousekeeping::ScanThread : public ServiceThread {
- public:
-  ScanThread(ClientHousekeeping* owner, int64_t interval_millis)
-      : ServiceThread("ClientHousekeeping"), owner_(owner), interval_millis_(interval_millis) {}
-  ~ScanThread() override { Shutdown(); }
-
- protected:
-  void Run() override {
-    while (!stopped()) {
-      WaitForRunning(interval_millis_);
-      if (stopped()) break;
-      owner_->ScanOnce();
-    }
-  }
-
- private:
-  ClientHousekeeping* owner_;
-  const int64_t interval_millis_;
-};
-
 ClientHousekeeping::ClientHousekeeping(ConsumerManager* consumer_manager,
                                        ProducerManager* producer_manager,
                                        int64_t scan_interval_millis)
     : consumer_manager_(consumer_manager),
       producer_manager_(producer_manager),
-      thread_(std::make_unique<ScanThread>(this, scan_interval_millis)) {}
+      scan_interval_millis_(scan_interval_millis) {}
 
 ClientHousekeeping::~ClientHousekeeping() { Shutdown(); }
 
-void ClientHousekeeping::Start() { thread_->Start(); }
+void ClientHousekeeping::Start(Scheduler* scheduler) {
+  if (scan_) return;
+  scan_ = scheduler->Every("ClientHousekeeping", Scheduler::LaneKind::kQuick,
+                           scan_interval_millis_, [this] {
+                             ScanOnce();
+                             return Status::OK();
+                           });
+}
 
-void ClientHousekeeping::Shutdown() { thread_->Shutdown(); }
+void ClientHousekeeping::Shutdown() { scan_.Cancel(); }
 
 size_t ClientHousekeeping::ScanOnce() {
   return producer_manager_->ScanNotActiveChannel() + consumer_manager_->ScanNotActiveChannel();

@@ -5,7 +5,8 @@
 // member are notified through ConsumerManager's listener.
 //
 // Register it as a ChannelEventListener on every server that accepts clients; one
-// instance may serve several servers. Start/Shutdown control the scan thread.
+// instance may serve several servers. Start/Shutdown control the scan, a job on the
+// broker's Scheduler (quick lane).
 //
 // Thread-safety: listener callbacks come from IO threads and only touch the
 // (thread-safe) managers; Start/Shutdown from the owning thread.
@@ -14,7 +15,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "base/service_thread.h"
+#include "base/scheduler.h"
 #include "remoting/channel.h"
 
 namespace apogee::broker {
@@ -29,20 +30,21 @@ class ClientHousekeeping : public remoting::ChannelEventListener {
                      int64_t scan_interval_millis = 10'000);
   ~ClientHousekeeping() override;
 
-  void Start();
+  // Scans every scan interval on `scheduler` (which must outlive Shutdown()).
+  void Start(Scheduler* scheduler);
+  // Cancels the scan, waiting for one that is running. Idempotent.
   void Shutdown();
-  // One scan now (the thread calls this every interval). Returns members dropped.
+  // One scan now (the job runs this every interval). Returns members dropped.
   size_t ScanOnce();
 
   void OnChannelClosed(const remoting::ChannelPtr& channel) override;
   void OnChannelIdle(const remoting::ChannelPtr& channel) override;
 
  private:
-  class ScanThread;
-
   ConsumerManager* consumer_manager_;
   ProducerManager* producer_manager_;
-  std::unique_ptr<ScanThread> thread_;
+  const int64_t scan_interval_millis_;
+  ScheduledJob scan_;
 };
 
 }  // namespace apogee::broker

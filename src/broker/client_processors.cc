@@ -69,12 +69,12 @@ void RegisterClientProcessors(BrokerContext& context, remoting::RemotingServer& 
                                                               context.subscription_group_manager);
     context.consumer_manager = std::make_shared<ConsumerManager>(Clock::Real(), listener);
     context.producer_manager = std::make_shared<ProducerManager>(Clock::Real());
-    // The scan thread runs once per broker, whatever the number of servers.
+    // The scan runs once per broker, whatever the number of servers.
     auto scanner = std::make_shared<ClientHousekeeping>(context.consumer_manager.get(),
                                                         context.producer_manager.get());
     server.AddChannelEventListener(scanner);
-    context.AddStartHook([scanner] {
-      scanner->Start();
+    context.AddStartHook([scanner, ctx = &context] {
+      scanner->Start(ctx->scheduler);
       return Status::OK();
     });
     context.AddShutdownHook([scanner] { scanner->Shutdown(); });

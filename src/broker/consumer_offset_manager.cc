@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "base/logging.h"
-#include "base/service_thread.h"
 #include "broker/config_file.h"
 // The protocol module's lenient fastjson-style JSON helpers (RapidJSON underneath).
 #include "protocol/json_util.h"
@@ -38,32 +37,10 @@ bool SplitKey(std::string_view key, std::string_view* topic, std::string_view* g
 
 }  // namespace
 
-class ConsumerOffsetManager::Flusher : public ServiceThread {
- public:
-  Flusher(ConsumerOffsetManager* owner, int64_t interval_ms)
-      : ServiceThread("ConsumerOffsetFlusher"), owner_(owner), interval_ms_(interval_ms) {}
-
- protected:
-  void Run() override {
-    while (!stopped()) {
-      WaitForRunning(interval_ms_);
-      if (stopped()) break;
-      Status s = owner_->PersistIfChanged();
-      if (!s.ok()) GetLogger("broker")->warn("consumer offsets not persisted: {}", s.ToString());
-    }
-  }
-
- private:
-  ConsumerOffsetManager* owner_;
-  int64_t interval_ms_;
-};
-
 ConsumerOffsetManager::ConsumerOffsetManager(env::Env* env, std::string path)
     : file_(std::make_unique<ConfigFile>(env, std::move(path))) {}
 
-ConsumerOffsetManager::~ConsumerOffsetManager() {
-  if (flusher_) flusher_->Shutdown();
-}
+ConsumerOffsetManager::~ConsumerOffsetManager() { flusher_.Cancel(); }
 
 Status ConsumerOffsetManager::Load() {
   Result<bool> loaded = file_->Load([this](std::string_view content) { return Decode(content); });
@@ -95,14 +72,15 @@ Status ConsumerOffsetManager::PersistIfChanged() {
   return Persist();
 }
 
-void ConsumerOffsetManager::StartPeriodicPersist(int64_t interval_ms) {
+void ConsumerOffsetManager::StartPeriodicPersist(int64_t interval_ms, Scheduler* scheduler) {
   if (flusher_) return;
-  flusher_ = std::make_unique<Flusher>(this, interval_ms > 0 ? interval_ms : 5000);
-  flusher_->Start();
+  flusher_ = scheduler->Every("ConsumerOffsetFlush", Scheduler::LaneKind::kQuick,
+                              interval_ms > 0 ? interval_ms : 5000,
+                              [this] { return PersistIfChanged().Prefixed("consumer offsets not persisted"); });
 }
 
 Status ConsumerOffsetManager::Shutdown() {
-  if (flusher_) flusher_->Shutdown();
+  flusher_.Cancel();
   return Persist();
 }
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/scheduler.h"
 #include "base/status.h"
 
 namespace apogee::env {
@@ -48,7 +49,7 @@ class ConsumerOffsetManager {
   // Writes the table now.
   Status Persist();
   // Persists every `interval_ms` while the table has changed since the last write.
-  void StartPeriodicPersist(int64_t interval_ms);
+  void StartPeriodicPersist(int64_t interval_ms, Scheduler* scheduler);
   // Stops the periodic writer and persists once more (errors are returned).
   Status Shutdown();
 
@@ -84,7 +85,6 @@ class ConsumerOffsetManager {
   Status Decode(std::string_view json);
 
  private:
-  class Flusher;
 
   // Persist() when the table changed since the last successful write.
   Status PersistIfChanged();
@@ -96,7 +96,7 @@ class ConsumerOffsetManager {
   uint64_t version_ = 0;                                                  // guarded by mu_
   std::atomic<uint64_t> persisted_version_{0};
   std::mutex persist_mu_;  // serializes Encode + write so the newest table lands last
-  std::unique_ptr<Flusher> flusher_;
+  ScheduledJob flusher_;  // quick lane: one small file write when offsets moved
 };
 
 }  // namespace apogee::broker

@@ -26,8 +26,7 @@ ScheduleMessageService::ScheduleMessageService(store::MessageStore* store,
                                                store::DelayLevelTable levels,
                                                DelayOffsetTable* offsets, int64_t flush_interval_ms,
                                                const Clock* clock)
-    : ServiceThread("ScheduleMessageService"),
-      store_(store),
+    : store_(store),
       levels_(std::move(levels)),
       offsets_(offsets),
       flush_interval_ms_(std::max<int64_t>(flush_interval_ms, 100)),
@@ -35,7 +34,7 @@ ScheduleMessageService::ScheduleMessageService(store::MessageStore* store,
 
 ScheduleMessageService::~ScheduleMessageService() { (void)Shutdown(); }
 
-Status ScheduleMessageService::Start() {
+Status ScheduleMessageService::Start(Scheduler* scheduler) {
   APOGEE_RETURN_IF_ERROR(offsets_->Load());
   // Java's correctDelayOffset: an offset outside the queue (files expired, store replaced)
   // is moved to the nearest end.
@@ -51,34 +50,38 @@ Status ScheduleMessageService::Start() {
       offsets_->Update(level, corrected);
     }
   }
-  ServiceThread::Start();
+  last_flush_ms_ = clock_->NowMillis();
+  job_ = scheduler->Every(
+      "ScheduleMessageService", Scheduler::LaneKind::kQuick, 0, [this] { return next_wait_ms_; },
+      [this] {
+        next_wait_ms_ = RunOnce();
+        return Status::OK();
+      });
   started_ = true;
+  delivering_.store(true, std::memory_order_release);
   return Status::OK();
 }
 
 Status ScheduleMessageService::Shutdown() {
   if (!started_) return Status::OK();
   started_ = false;
-  ServiceThread::Shutdown();
+  delivering_.store(false, std::memory_order_release);
+  job_.Cancel();
   return offsets_->Persist();
 }
 
-void ScheduleMessageService::Run() {
-  int64_t last_flush = clock_->NowMillis();
-  while (!stopped()) {
-    int64_t now = clock_->NowMillis();
-    const int64_t next_due = DeliverDue(now);
-    now = clock_->NowMillis();
-    if (now - last_flush >= flush_interval_ms_) {
-      Status s = offsets_->PersistIfChanged();
-      if (!s.ok()) GetLogger("broker")->error("delayOffset.json not written: {}", s.ToString());
-      last_flush = now;
-    }
-    const int64_t until_flush = last_flush + flush_interval_ms_ - now;
-    const int64_t until_due = next_due == INT64_MAX ? INT64_MAX : next_due - now;
-    const int64_t wait = std::clamp<int64_t>(std::min(until_flush, until_due), 0, INT32_MAX);
-    if (wait > 0) WaitForRunning(wait);
+int64_t ScheduleMessageService::RunOnce() {
+  int64_t now = clock_->NowMillis();
+  const int64_t next_due = DeliverDue(now);
+  now = clock_->NowMillis();
+  if (now - last_flush_ms_ >= flush_interval_ms_) {
+    Status s = offsets_->PersistIfChanged();
+    if (!s.ok()) GetLogger("broker")->error("delayOffset.json not written: {}", s.ToString());
+    last_flush_ms_ = now;
   }
+  const int64_t until_flush = last_flush_ms_ + flush_interval_ms_ - now;
+  const int64_t until_due = next_due == INT64_MAX ? INT64_MAX : next_due - now;
+  return std::clamp<int64_t>(std::min(until_flush, until_due), 0, INT32_MAX);
 }
 
 int64_t ScheduleMessageService::DeliverDue(int64_t now_ms) {

@@ -5,9 +5,10 @@
 // progress: DelayOffsetTable, persisted in delayOffset.json every flushDelayOffsetInterval
 // and at shutdown.
 //
-// One thread delivers, for every level, each head message whose time has come (a time more
+// A job on the broker's Scheduler (quick lane: a delivery is a local put that never waits for
+// a flush) delivers, for every level, each head message whose time has come (a time more
 // than the level's delay in the future counts as now: the clock jumped back), restoring its
-// real topic and queue, then sleeps until the earliest next delivery time or until a new
+// real topic and queue, then runs again at the earliest next delivery time or when a new
 // message arrives in the schedule topic (NotifyArrival), never polling. A refused put is
 // retried after 100 ms. Nothing is delivered early; a crash re-delivers at most what was
 // delivered since the last offset write (at least once, as Java).
@@ -21,7 +22,7 @@
 #include <memory>
 
 #include "base/clock.h"
-#include "base/service_thread.h"
+#include "base/scheduler.h"
 #include "base/status.h"
 #include "broker/delay_offset_table.h"
 #include "store/delay_level_table.h"
@@ -32,31 +33,37 @@ class MessageStore;
 
 namespace apogee::broker {
 
-class ScheduleMessageService : private ServiceThread {
+class ScheduleMessageService {
  public:
   // `store`, `offsets` and `clock` must outlive the service.
   ScheduleMessageService(store::MessageStore* store, store::DelayLevelTable levels,
                          DelayOffsetTable* offsets, int64_t flush_interval_ms,
                          const Clock* clock = Clock::Real());
-  ~ScheduleMessageService() override;
+  ~ScheduleMessageService();
+  ScheduleMessageService(const ScheduleMessageService&) = delete;
+  ScheduleMessageService& operator=(const ScheduleMessageService&) = delete;
 
   // Loads delayOffset.json, corrects every offset into its queue's [min, max] and starts
-  // delivering.
-  Status Start();
+  // delivering on `scheduler` (which must outlive Shutdown()).
+  Status Start(Scheduler* scheduler);
   // Stops delivering and writes delayOffset.json.
   Status Shutdown();
   // A message arrived in SCHEDULE_TOPIC_XXXX: re-check the due times now.
-  void NotifyArrival() { Wakeup(); }
+  void NotifyArrival() {
+    if (delivering_.load(std::memory_order_acquire)) job_.RunNow();
+  }
 
   // One pass over every level at time `now_ms`: delivers what is due and returns the
   // earliest time something else becomes due (INT64_MAX when every level is empty).
-  // Exposed for tests; the thread calls it.
+  // Exposed for tests; the job calls it.
   int64_t DeliverDue(int64_t now_ms);
 
   int64_t delivered_count() const { return delivered_.load(std::memory_order_relaxed); }
 
  private:
-  void Run() override;
+  // One run of the job: deliver what is due, write the offsets when flushDelayOffsetInterval
+  // passed; returns the milliseconds until the next run.
+  int64_t RunOnce();
   // Delivers the due head of one level; returns the next due time of that level.
   int64_t DeliverLevel(int32_t level, int64_t now_ms);
 
@@ -67,6 +74,10 @@ class ScheduleMessageService : private ServiceThread {
   const Clock* clock_;
   std::atomic<int64_t> delivered_{0};
   bool started_ = false;
+  int64_t last_flush_ms_ = 0;  // the job's only (set in Start before it is scheduled)
+  int64_t next_wait_ms_ = 0;   // the job's only: RunOnce's answer, read as its interval
+  ScheduledJob job_;           // assigned in Start before delivering_ is set
+  std::atomic<bool> delivering_{false};
 };
 
 }  // namespace apogee::broker

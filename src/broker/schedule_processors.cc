@@ -68,13 +68,13 @@ void InstallServices(BrokerContext& context, env::Env* env) {
 
   // Delivery is a master's job: a slave's delay offsets come from its master (issue #6).
   const bool slave = settings->IsSlave();
-  context.AddStartHook([services, slave]() -> Status {
+  context.AddStartHook([services, slave, ctx = &context]() -> Status {
     if (slave) {
       GetLogger("broker")->info("slave: scheduled and timer messages are delivered by the master");
       return Status::OK();
     }
-    APOGEE_RETURN_IF_ERROR(services->schedule->Start());
-    return services->timer->Start();
+    APOGEE_RETURN_IF_ERROR(services->schedule->Start(ctx->scheduler));
+    return services->timer->Start(ctx->scheduler);
   });
   context.AddShutdownHook([services] {
     Status s = services->schedule->Shutdown();

@@ -77,9 +77,9 @@ void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer
         env, settings->ConfigDir() + "/consumerOffset.json");
     context.consumer_offset_manager = offsets;
     const int64_t interval = settings->flush_consumer_offset_interval;
-    context.AddStartHook([offsets, interval] {
+    context.AddStartHook([offsets, interval, ctx = &context] {
       APOGEE_RETURN_IF_ERROR(offsets->Load());
-      offsets->StartPeriodicPersist(interval);
+      offsets->StartPeriodicPersist(interval, ctx->scheduler);
       return Status::OK();
     });
     context.AddShutdownHook([offsets] {

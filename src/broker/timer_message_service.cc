@@ -124,15 +124,14 @@ Status TimerProgress::Decode(std::string_view text) {
 TimerMessageService::TimerMessageService(store::MessageStore* store, env::Env* env,
                                          std::string path, int64_t flush_interval_ms,
                                          const Clock* clock)
-    : ServiceThread("TimerMessageService"),
-      store_(store),
+    : store_(store),
       file_(std::make_unique<ConfigFile>(env, std::move(path))),
       flush_interval_ms_(std::max<int64_t>(flush_interval_ms, 100)),
       clock_(clock) {}
 
 TimerMessageService::~TimerMessageService() { (void)Shutdown(); }
 
-Status TimerMessageService::Start() {
+Status TimerMessageService::Start(Scheduler* scheduler) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     TimerProgress loaded;
@@ -153,15 +152,23 @@ Status TimerMessageService::Start() {
     GetLogger("broker")->info("timer: {} undelivered messages indexed from queue offset {}",
                               pending_.size(), progress_.commit_offset());
   }
-  ServiceThread::Start();
+  last_flush_ms_ = clock_->NowMillis();
+  job_ = scheduler->Every(
+      "TimerMessageService", Scheduler::LaneKind::kQuick, 0, [this] { return next_wait_ms_; },
+      [this] {
+        next_wait_ms_ = RunOnce();
+        return Status::OK();
+      });
   started_ = true;
+  delivering_.store(true, std::memory_order_release);
   return Status::OK();
 }
 
 Status TimerMessageService::Shutdown() {
   if (!started_) return Status::OK();
   started_ = false;
-  ServiceThread::Shutdown();
+  delivering_.store(false, std::memory_order_release);
+  job_.Cancel();
   return PersistProgress();
 }
 
@@ -180,28 +187,24 @@ Status TimerMessageService::PersistProgress() {
   return file_->Persist(content);
 }
 
-void TimerMessageService::Run() {
-  int64_t last_flush = clock_->NowMillis();
-  while (!stopped()) {
-    const int64_t next_due = ScanAndDeliver(clock_->NowMillis());
-    const int64_t now = clock_->NowMillis();
-    if (now - last_flush >= flush_interval_ms_) {
-      bool dirty;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        dirty = dirty_;
-      }
-      if (dirty) {
-        Status s = PersistProgress();
-        if (!s.ok()) GetLogger("broker")->error("timerOffset.json not written: {}", s.ToString());
-      }
-      last_flush = now;
+int64_t TimerMessageService::RunOnce() {
+  const int64_t next_due = ScanAndDeliver(clock_->NowMillis());
+  const int64_t now = clock_->NowMillis();
+  if (now - last_flush_ms_ >= flush_interval_ms_) {
+    bool dirty;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      dirty = dirty_;
     }
-    const int64_t until_flush = last_flush + flush_interval_ms_ - now;
-    const int64_t until_due = next_due == INT64_MAX ? INT64_MAX : next_due - now;
-    const int64_t wait = std::clamp<int64_t>(std::min(until_flush, until_due), 0, INT32_MAX);
-    if (wait > 0) WaitForRunning(wait);
+    if (dirty) {
+      Status s = PersistProgress();
+      if (!s.ok()) GetLogger("broker")->error("timerOffset.json not written: {}", s.ToString());
+    }
+    last_flush_ms_ = now;
   }
+  const int64_t until_flush = last_flush_ms_ + flush_interval_ms_ - now;
+  const int64_t until_due = next_due == INT64_MAX ? INT64_MAX : next_due - now;
+  return std::clamp<int64_t>(std::min(until_flush, until_due), 0, INT32_MAX);
 }
 
 int64_t TimerMessageService::ScanAndDeliver(int64_t now_ms) {

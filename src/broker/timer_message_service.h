@@ -7,9 +7,10 @@
 // time as tag code. Unlike a delay level, the queue is not in delivery order, so this
 // service keeps an in-memory index of the undelivered entries ordered by (delivery time,
 // queue offset), built by scanning the queue: at start from the persisted low-water mark,
-// afterwards whenever a message arrives. One thread delivers every due entry (restoring
-// the real topic, as the schedule service does) and sleeps until the earliest delivery
-// time or the next arrival.
+// afterwards whenever a message arrives. A job on the broker's Scheduler (quick lane: a
+// delivery is a local put that never waits for a flush) delivers every due entry (restoring
+// the real topic, as the schedule service does) and runs again at the earliest delivery
+// time or at the next arrival.
 //
 // Progress, in config/timerOffset.json (Apogee's own file): `commitOffset`, below which
 // every entry was delivered, and `deliveredRanges`, the delivered queue offsets at or
@@ -31,7 +32,7 @@
 #include <utility>
 
 #include "base/clock.h"
-#include "base/service_thread.h"
+#include "base/scheduler.h"
 #include "base/status.h"
 
 namespace apogee::env {
@@ -70,22 +71,27 @@ class TimerProgress {
   std::map<int64_t, int64_t> ranges_;  // begin -> end (exclusive), disjoint, not adjacent
 };
 
-class TimerMessageService : private ServiceThread {
+class TimerMessageService {
  public:
   // `store`, `env` and `clock` must outlive the service; `path` is timerOffset.json.
   TimerMessageService(store::MessageStore* store, env::Env* env, std::string path,
                       int64_t flush_interval_ms, const Clock* clock = Clock::Real());
-  ~TimerMessageService() override;
+  ~TimerMessageService();
+  TimerMessageService(const TimerMessageService&) = delete;
+  TimerMessageService& operator=(const TimerMessageService&) = delete;
 
-  // Loads the progress, indexes the undelivered entries and starts delivering.
-  Status Start();
+  // Loads the progress, indexes the undelivered entries and starts delivering on
+  // `scheduler` (which must outlive Shutdown()).
+  Status Start(Scheduler* scheduler);
   // Stops and writes the progress.
   Status Shutdown();
   // A message arrived in the timer topic: index it now.
-  void NotifyArrival() { Wakeup(); }
+  void NotifyArrival() {
+    if (delivering_.load(std::memory_order_acquire)) job_.RunNow();
+  }
 
   // One pass at `now_ms`: index new entries, deliver the due ones; returns the next due
-  // time (INT64_MAX when nothing is pending). Exposed for tests; the thread calls it.
+  // time (INT64_MAX when nothing is pending). Exposed for tests; the job calls it.
   int64_t ScanAndDeliver(int64_t now_ms);
   Status PersistProgress();
 
@@ -93,7 +99,9 @@ class TimerMessageService : private ServiceThread {
   int64_t delivered_count() const { return delivered_.load(std::memory_order_relaxed); }
 
  private:
-  void Run() override;
+  // One run of the job: ScanAndDeliver, the progress written when flushDelayOffsetInterval
+  // passed; returns the milliseconds until the next run.
+  int64_t RunOnce();
   void ScanNewEntries();                     // mu_ held
   int64_t DeliverDueLocked(int64_t now_ms);  // mu_ held
 
@@ -109,6 +117,10 @@ class TimerMessageService : private ServiceThread {
   bool dirty_ = false;                             // guarded by mu_
   std::atomic<int64_t> delivered_{0};
   bool started_ = false;
+  int64_t last_flush_ms_ = 0;  // the job's only (set in Start before it is scheduled)
+  int64_t next_wait_ms_ = 0;   // the job's only: RunOnce's answer, read as its interval
+  ScheduledJob job_;           // assigned in Start before delivering_ is set
+  std::atomic<bool> delivering_{false};
 };
 
 }  // namespace apogee::broker

@@ -108,8 +108,7 @@ Status DefaultTransactionCheckListener::ResolveDiscardMessage(const message::Mes
 TransactionCheckService::TransactionCheckService(const BrokerConfig* config,
                                                  TransactionalMessageService* service,
                                                  TransactionCheckListener* listener)
-    : ServiceThread("TransactionalMessageCheckService"),
-      config_(config),
+    : config_(config),
       service_(service),
       listener_(listener) {}
 
@@ -132,12 +131,16 @@ TransactionCheckRoundStats TransactionCheckService::CheckOnce() {
   return stats;
 }
 
-void TransactionCheckService::Run() {
-  while (!stopped()) {
-    WaitForRunning(std::max<int64_t>(config_->Get()->transaction_check_interval, 1));
-    if (stopped()) break;
-    CheckOnce();
-  }
+void TransactionCheckService::Start(Scheduler* scheduler) {
+  if (job_) return;
+  auto interval = [this] { return std::max<int64_t>(config_->Get()->transaction_check_interval, 1); };
+  job_ = scheduler->Every("TransactionalMessageCheck", Scheduler::LaneKind::kBlocking, interval(),
+                          interval, [this] {
+                            CheckOnce();
+                            return Status::OK();
+                          });
 }
+
+void TransactionCheckService::Shutdown() { job_.Cancel(); }
 
 }  // namespace apogee::broker

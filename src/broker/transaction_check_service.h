@@ -1,4 +1,4 @@
-// TransactionCheckService: the thread that settles forgotten transactions (Java's
+// TransactionCheckService: the job that settles forgotten transactions (Java's
 // TransactionalMessageCheckService): every transactionCheckInterval it runs one
 // TransactionalMessageService::Check round with transactionTimeOut, transactionCheckMax
 // and fileReservedTime, on a master only (a slave's half queue is a replica).
@@ -9,14 +9,17 @@
 // queue; a message checked too often goes to TRANS_CHECK_MAX_TIME_TOPIC (created on demand,
 // 1 queue) with a log line.
 //
-// Thread-safety: the listener is called from the service thread only; Start/Shutdown from
-// the controller's hooks.
+// The rounds run on the broker Scheduler's blocking lane: a round reads and rewrites half
+// messages (store puts that may wait for a flush) and can take long with a large backlog.
+//
+// Thread-safety: the listener is called from the scheduler's thread only; Start/Shutdown
+// from the controller's hooks.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
-#include "base/service_thread.h"
+#include "base/scheduler.h"
 #include "base/status.h"
 #include "broker/transactional_message_service.h"
 
@@ -51,24 +54,30 @@ class DefaultTransactionCheckListener : public TransactionCheckListener {
   std::atomic<int64_t> checks_without_producer_{0};
 };
 
-class TransactionCheckService : public ServiceThread {
+class TransactionCheckService {
  public:
   // All pointers must outlive the service.
   TransactionCheckService(const BrokerConfig* config, TransactionalMessageService* service,
                           TransactionCheckListener* listener);
-  ~TransactionCheckService() override;
+  ~TransactionCheckService();  // Shutdown()
+  TransactionCheckService(const TransactionCheckService&) = delete;
+  TransactionCheckService& operator=(const TransactionCheckService&) = delete;
 
-  // One round now, on the caller's thread, with the current settings; what Run does each
-  // interval. Does nothing on a slave.
+  // Runs CheckOnce every transactionCheckInterval (read again after each round, so a
+  // runtime update applies) on `scheduler`, which must outlive Shutdown().
+  void Start(Scheduler* scheduler);
+  // Cancels the rounds, waiting for one that is running. Idempotent.
+  void Shutdown();
+
+  // One round now, on the caller's thread, with the current settings; what the job does
+  // each interval. Does nothing on a slave.
   TransactionCheckRoundStats CheckOnce();
-
- protected:
-  void Run() override;
 
  private:
   const BrokerConfig* config_;
   TransactionalMessageService* service_;
   TransactionCheckListener* listener_;
+  ScheduledJob job_;  // "TransactionalMessageCheck"
 };
 
 }  // namespace apogee::broker

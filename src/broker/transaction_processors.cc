@@ -35,9 +35,10 @@ struct TransactionFamily {
 // finds the family the first one created through std::function::target.
 struct TransactionFamilyStart {
   std::shared_ptr<TransactionFamily> family;
+  const BrokerContext* context;
 
   Status operator()() const {
-    family->check_service->Start();
+    family->check_service->Start(context->scheduler);
     return Status::OK();
   }
 };
@@ -67,7 +68,7 @@ std::shared_ptr<TransactionFamily> FamilyOf(BrokerContext& context) {
   family->end_transaction =
       std::make_shared<EndTransactionProcessor>(&context, family->service.get());
   family->dlq_redrive = std::make_shared<DlqRedriveProcessor>(&context, store_host);
-  context.AddStartHook(TransactionFamilyStart{family});
+  context.AddStartHook(TransactionFamilyStart{family, &context});
   // Stops checking before the store closes; the progress is in the consumer offsets,
   // which their owner persists at shutdown.
   context.AddShutdownHook([family] { family->check_service->Shutdown(); });

@@ -20,6 +20,9 @@ void GroupTransfer::Wait(int64_t next_offset, int64_t timeout_ms, Done done) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!stopped_ && acked_offset() < next_offset) {
+      // The deadline thread starts with the first wait: only a SYNC_MASTER ever waits, so
+      // an ASYNC_MASTER idles without it. Under mu_, so Stop() cannot come in between.
+      Start();
       waiting_.emplace(next_offset, Request{clock_->SteadyMillis() + timeout_ms, std::move(done)});
       return;
     }

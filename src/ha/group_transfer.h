@@ -2,7 +2,8 @@
 // GroupTransferService, with CompletableFuture-style completion as 4.7+). A put registers
 // {next_offset, deadline, done}; an ack at or past next_offset completes it with PUT_OK on
 // the thread that delivered the ack; a put still waiting at its deadline completes with
-// FLUSH_SLAVE_TIMEOUT on this service's timer thread. Any one slave's ack suffices: the
+// FLUSH_SLAVE_TIMEOUT on this service's timer thread, which starts with the first wait (an
+// ASYNC_MASTER never has one). Any one slave's ack suffices: the
 // acked offset is the maximum over all slaves (push2SlaveMaxOffset).
 #pragma once
 

@@ -64,7 +64,7 @@ Status HaService::Start() {
                     options_.listen_port));
   }
   listener_ = std::move(listener).value();
-  transfer_.Start();
+  // transfer_ starts its deadline thread with the first SYNC_MASTER wait.
   acceptor_ = std::make_unique<AcceptService>(this);
   acceptor_->Start();
   Log()->info("HA service listening on {}:{} (TLS {})", options_.listen_host, port(),

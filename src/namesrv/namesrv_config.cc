@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <thread>
 
 #include "base/runtime_config_keys.h"
 #include "base/string_util.h"
@@ -22,6 +24,12 @@ NamesrvConfig::NamesrvConfig() {
   settings_.rocketmq_home = rocketmq_home != nullptr ? rocketmq_home : "";
   settings_.kv_config_path = HomeDir() + "/namesrv/kvConfig.json";
   settings_.config_store_path = HomeDir() + "/namesrv/namesrv.properties";
+  // Sized from the core count, not Java's 3 / 8 / 16 (issue 13); the keys still set them.
+  // The processor pools start their threads on demand, so these are caps.
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  settings_.server_selector_threads = cores;
+  settings_.client_request_thread_pool_nums = cores;
+  settings_.default_thread_pool_nums = cores;
 }
 
 // The one place every key is declared. "reloadable" is the UPDATE_NAMESRV_CONFIG

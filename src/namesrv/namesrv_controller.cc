@@ -7,7 +7,6 @@
 
 #include "acl/plain_acl_file.h"
 #include "base/logging.h"
-#include "base/service_thread.h"
 #include "metrics/http_server.h"
 #include "namesrv/default_request_processor.h"
 #include "namesrv/kv_config_manager.h"
@@ -55,12 +54,14 @@ class ProcessorAdapter final : public remoting::RequestProcessor {
 
 class NamesrvController::Impl {
  public:
-  Impl(NamesrvConfig* config, Clock* clock)
+  Impl(NamesrvConfig* config, Clock* clock, Scheduler* scheduler)
       : settings_(config->Snapshot()),
         kv_(settings_.kv_config_path),
         routes_(clock, settings_.broker_channel_expired_time),
         processor_(config, &kv_, &routes_, clock),
-        scan_(this) {}
+        own_scheduler_(scheduler == nullptr ? std::make_unique<Scheduler>("NSScheduler")
+                                            : nullptr),
+        scheduler_(scheduler != nullptr ? scheduler : own_scheduler_.get()) {}
 
   Status Start() {
     auto log = GetLogger("namesrv");
@@ -111,7 +112,13 @@ class NamesrvController::Impl {
     Status s = server_->Start();
     if (!s.ok()) return s;
     APOGEE_RETURN_IF_ERROR(StartMetrics());
-    scan_.Start();
+    // Java's scanNotActiveBroker every scanNotActiveBrokerInterval: a walk over the broker
+    // table under its lock, quick lane.
+    scan_ = scheduler_->Every("NSScanNotActiveBroker", Scheduler::LaneKind::kQuick,
+                              settings_.scan_not_active_broker_interval, [this] {
+                                ScanNotActiveBroker();
+                                return Status::OK();
+                              });
     log->info("NameServer listening on {}:{}", settings_.bind_address, server_->port());
     return Status::OK();
   }
@@ -145,10 +152,11 @@ class NamesrvController::Impl {
 
   void Shutdown() {
     if (metrics_) metrics_->Stop();
-    scan_.Shutdown();
+    scan_.Cancel();
     if (server_) server_->Shutdown();
     if (client_executor_) client_executor_->Shutdown();
     if (default_executor_) default_executor_->Shutdown();
+    if (own_scheduler_) own_scheduler_->Stop();
   }
 
   // Removes expired brokers and closes their connections (Java's scanNotActiveBroker).
@@ -163,23 +171,6 @@ class NamesrvController::Impl {
   }
 
  private:
-  class ScanService final : public ServiceThread {
-   public:
-    explicit ScanService(Impl* impl) : ServiceThread("NSScanNotActiveBroker"), impl_(impl) {}
-
-   protected:
-    void Run() override {
-      while (!stopped()) {
-        WaitForRunning(impl_->settings_.scan_not_active_broker_interval);
-        if (stopped()) break;
-        impl_->ScanNotActiveBroker();
-      }
-    }
-
-   private:
-    Impl* impl_;
-  };
-
   const NamesrvSettings settings_;  // start-up values; runtime switches are read live
   KvConfigManager kv_;
   RouteInfoManager routes_;
@@ -189,11 +180,13 @@ class NamesrvController::Impl {
   std::unique_ptr<metrics::HttpServer> metrics_;
   std::shared_ptr<remoting::ThreadPoolExecutor> client_executor_;
   std::shared_ptr<remoting::ThreadPoolExecutor> default_executor_;
-  ScanService scan_;
+  std::unique_ptr<Scheduler> own_scheduler_;  // when the caller gave none
+  Scheduler* scheduler_;
+  ScheduledJob scan_;
 };
 
-NamesrvController::NamesrvController(NamesrvConfig* config, Clock* clock)
-    : impl_(std::make_unique<Impl>(config, clock)) {}
+NamesrvController::NamesrvController(NamesrvConfig* config, Clock* clock, Scheduler* scheduler)
+    : impl_(std::make_unique<Impl>(config, clock, scheduler)) {}
 
 NamesrvController::~NamesrvController() { Shutdown(); }
 

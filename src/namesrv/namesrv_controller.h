@@ -4,7 +4,8 @@
 //
 // Threads: the remoting server's IO threads; two processor pools (route queries from
 // clients apart from everything else, as Java's clientRequestExecutor, so a burst of
-// broker registrations cannot delay clients); one liveness scan thread.
+// broker registrations cannot delay clients; threads start on demand); the liveness scan
+// is a job on a Scheduler (its own, or the broker's in mqbroker --with-namesrv).
 //
 // Lifecycle: construct, Start(), Shutdown() (also from the destructor). The config must
 // outlive the controller.
@@ -14,6 +15,7 @@
 #include <memory>
 
 #include "base/clock.h"
+#include "base/scheduler.h"
 #include "base/status.h"
 #include "namesrv/namesrv_config.h"
 
@@ -22,7 +24,10 @@ namespace apogee::namesrv {
 class NamesrvController {
  public:
   // `clock` drives broker expiry (tests may pass a ManualClock); it must outlive this.
-  explicit NamesrvController(NamesrvConfig* config, Clock* clock = Clock::Real());
+  // The liveness scan runs on `scheduler` when given (it must outlive this), else on a
+  // scheduler of the controller's own.
+  explicit NamesrvController(NamesrvConfig* config, Clock* clock = Clock::Real(),
+                             Scheduler* scheduler = nullptr);
   ~NamesrvController();
   NamesrvController(const NamesrvController&) = delete;
   NamesrvController& operator=(const NamesrvController&) = delete;

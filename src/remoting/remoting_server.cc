@@ -51,13 +51,31 @@ void FixMallocThresholds() {
 std::shared_ptr<ByteBudget> MakeBudget(uint64_t limit) { return std::make_shared<ByteBudget>(limit); }
 }  // namespace
 
+// IO threads that one or more servers use: started by the first Start(), stopped by the
+// last Shutdown() (a pool stopped while another server still listens would never drain).
+struct SharedIoThreads {
+  explicit SharedIoThreads(size_t threads) : pool(threads, "remoting-io") {}
+  void Acquire() {
+    std::lock_guard lock(mu);
+    if (users++ == 0) pool.Start();
+  }
+  void Release() {
+    std::lock_guard lock(mu);
+    if (--users == 0) pool.Stop();
+  }
+  net::IoContextPool pool;
+  std::mutex mu;
+  size_t users = 0;  // guarded by mu
+};
+
 // Keeps the set of live connections; registered as the dispatcher's first listener.
 class RemotingServer::Impl : public ChannelEventListener,
                              public std::enable_shared_from_this<RemotingServer::Impl> {
  public:
-  explicit Impl(RemotingServerOptions options)
+  Impl(RemotingServerOptions options, std::shared_ptr<SharedIoThreads> io)
       : options_(std::move(options)),
-        pool_(options_.io_threads, "remoting-io"),
+        io_(io != nullptr ? std::move(io) : std::make_shared<SharedIoThreads>(options_.io_threads)),
+        pool_(io_->pool),
         acceptor_(&pool_),
         dispatcher_(std::make_shared<RequestDispatcher>()),
         partial_frames_(MakeBudget(options_.partial_frame_budget)),
@@ -96,7 +114,7 @@ class RemotingServer::Impl : public ChannelEventListener,
           std::chrono::milliseconds(options_.tls.handshake_timeout_ms);
     }
     APOGEE_RETURN_IF_ERROR(acceptor_.Listen(options_.listen_host, options_.listen_port));
-    pool_.Start();
+    io_->Acquire();
     connection_options.max_frame_length = options_.max_frame_length;
     connection_options.idle_timeout = options_.channel_max_idle;
     connection_options.decode_limits = options_.decode_limits;
@@ -184,11 +202,12 @@ class RemotingServer::Impl : public ChannelEventListener,
                                     channels_.size());
       }
     }
-    pool_.Stop();
+    io_->Release();
   }
 
   RemotingServerOptions options_;
-  net::IoContextPool pool_;
+  std::shared_ptr<SharedIoThreads> io_;
+  net::IoContextPool& pool_;  // io_->pool
   net::TcpAcceptor acceptor_;
   std::shared_ptr<RequestDispatcher> dispatcher_;
   std::shared_ptr<ByteBudget> partial_frames_;
@@ -204,7 +223,10 @@ class RemotingServer::Impl : public ChannelEventListener,
 };
 
 RemotingServer::RemotingServer(RemotingServerOptions options)
-    : impl_(std::make_shared<Impl>(std::move(options))) {
+    : impl_(std::make_shared<Impl>(
+          options, options.share_io_threads_with != nullptr
+                       ? options.share_io_threads_with->impl_->io_
+                       : nullptr)) {
   impl_->dispatcher_->AddListener(impl_);
 }
 

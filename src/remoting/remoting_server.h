@@ -30,12 +30,19 @@
 
 namespace apogee::remoting {
 
+class RemotingServer;
+
 struct RemotingServerOptions {
   std::string listen_host = "0.0.0.0";
   // 0 binds an ephemeral port; see RemotingServer::port().
   uint16_t listen_port = 0;
   // IO threads; 0 = one per hardware thread.
   size_t io_threads = 0;
+  // Run this server's connections on the IO threads of another server instead of
+  // io_threads of its own (the broker's main and fast ports share one pool). The threads
+  // start with the first of them to Start() and stop with the last Shutdown(). The other
+  // server must be constructed first and outlive this one.
+  const RemotingServer* share_io_threads_with = nullptr;
   uint32_t max_frame_length = kDefaultMaxFrameLength;
   // serverChannelMaxIdleTimeSeconds (120 s); zero disables. Only complete frames and
   // finished writes count as activity.

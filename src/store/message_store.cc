@@ -19,7 +19,6 @@
 #include "store/flush_service.h"
 #include "store/index_file.h"
 #include "store/index_service.h"
-#include "store/periodic_task.h"
 #include "store/reput_service.h"
 #include "store/store_checkpoint.h"
 #include "store/store_format.h"
@@ -261,24 +260,26 @@ Status MessageStore::Start() {
   (void)CheckDiskSpace();
   reput_->Start();
   last_cq_thorough_ms_ = clock_->SteadyMillis();
-  cq_flusher_ = std::make_unique<PeriodicTask>(
-      "FlushConsumeQueueService", config_.flush_interval_consume_queue,
+  if (scheduler_ == nullptr) {
+    own_scheduler_ = std::make_unique<Scheduler>("StoreSched");
+    scheduler_ = own_scheduler_.get();
+  }
+  // flushIntervalConsumeQueue and cleanResourceInterval are read at every run, so a config
+  // that changes them (none does at run time today) keeps Java's meaning.
+  cq_flusher_ = scheduler_->Every(
+      "FlushConsumeQueueService", Scheduler::LaneKind::kQuick, config_.flush_interval_consume_queue,
+      [this] { return static_cast<int64_t>(config_.flush_interval_consume_queue); },
       [this] {
         int64_t now = clock_->SteadyMillis();
         bool thorough = now - last_cq_thorough_ms_ >= config_.flush_consume_queue_thorough_interval;
         if (thorough) last_cq_thorough_ms_ = now;
         FlushConsumeQueues(thorough);
-      },
-      /*run_at_shutdown=*/false);
-  cq_flusher_->Start();
-  cleaner_ = std::make_unique<PeriodicTask>(
-      "CleanCommitLogService", config_.clean_resource_interval,
-      [this] {
-        Status s = CleanExpiredFiles(false);
-        if (!s.ok()) GetLogger("store")->error("retention pass failed: {}", s.ToString());
-      },
-      false);
-  cleaner_->Start();
+        return Status::OK();
+      });
+  cleaner_ = scheduler_->Every(
+      "CleanCommitLogService", Scheduler::LaneKind::kBlocking, config_.clean_resource_interval,
+      [this] { return static_cast<int64_t>(config_.clean_resource_interval); },
+      [this] { return CleanExpiredFiles(false).Prefixed("retention pass failed"); });
   GetLogger("store")->info("store started ({}, {})", config_.flush_disk_type, config_.broker_role);
   if (config_.clean_unexpired_file_forcibly_enable && config_.clean_file_forcibly_enable) {
     GetLogger("store")->warn(
@@ -298,13 +299,13 @@ void MessageStore::Shutdown() {
     return;
   }
   auto log = GetLogger("store");
-  if (cleaner_) cleaner_->Shutdown();
+  cleaner_.Cancel();
   // Answers every pending SYNC_FLUSH put after a final flush.
   if (group_commit_) group_commit_->Shutdown();
   if (flush_real_time_) flush_real_time_->Shutdown();
   reput_->Shutdown();
   Status reput = reput_->DoReput();  // catch up with what the final flush made readable
-  if (cq_flusher_) cq_flusher_->Shutdown();
+  cq_flusher_.Cancel();
   FlushConsumeQueues(/*thorough=*/true);
   Status index = index_->Flush();
   allocator_->Shutdown();
@@ -326,11 +327,11 @@ void MessageStore::Halt() {
   if (started_) {
     if (group_commit_) group_commit_->Abandon();
     if (flush_real_time_) flush_real_time_->Abandon();
-    if (cleaner_) cleaner_->Shutdown();
+    cleaner_.Cancel();
     if (group_commit_) group_commit_->Shutdown();
     if (flush_real_time_) flush_real_time_->Shutdown();
     reput_->Shutdown();
-    if (cq_flusher_) cq_flusher_->Shutdown();
+    cq_flusher_.Cancel();
     allocator_->Shutdown();
   }
   lock_.reset();

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/scheduler.h"
 #include "base/status.h"
 #include "env/env.h"
 #include "message/message_record.h"
@@ -48,7 +49,6 @@ class FlushRealTimeService;
 class IndexService;
 class ReputService;
 class StoreCheckpoint;
-class PeriodicTask;
 
 using PutCallback = std::function<void(const PutResult&)>;
 // A tag-code filter for GetMessages (Java's MessageFilter.isMatchedByConsumeQueue); null
@@ -83,6 +83,10 @@ class MessageStore : public ReplicationStore {
   MessageStore(const MessageStore&) = delete;
   MessageStore& operator=(const MessageStore&) = delete;
 
+  // Runs the store's periodic jobs (ConsumeQueue flush, retention) on `scheduler`, which
+  // must outlive the store's Shutdown()/Halt(); call before Start(). Without it the store
+  // schedules them on a scheduler of its own.
+  void SetScheduler(Scheduler* scheduler) { scheduler_ = scheduler; }
   // Starts the background services and writes the abort marker.
   Status Start();
   // Stops accepting puts, answers pending ones, flushes everything, removes the abort marker
@@ -194,8 +198,10 @@ class MessageStore : public ReplicationStore {
   FlushStats flush_stats_;  // before the flush services, which write it until they stop
   std::unique_ptr<GroupCommitService> group_commit_;
   std::unique_ptr<FlushRealTimeService> flush_real_time_;
-  std::unique_ptr<PeriodicTask> cq_flusher_;
-  std::unique_ptr<PeriodicTask> cleaner_;
+  std::unique_ptr<Scheduler> own_scheduler_;  // when no SetScheduler()
+  Scheduler* scheduler_ = nullptr;
+  ScheduledJob cq_flusher_;  // FlushConsumeQueueService: quick lane
+  ScheduledJob cleaner_;     // CleanCommitLogService: blocking lane (unlinks big files)
 
   RecoveryReport recovery_;
   bool last_exit_ok_ = true;
@@ -206,7 +212,7 @@ class MessageStore : public ReplicationStore {
   std::string unwritable_reason_;  // guarded by state_mu_
   MessageArrivingListener arriving_listener_;  // set before Start
   ReplicaWaiter replica_waiter_;               // set before Start
-  int64_t last_cq_thorough_ms_ = 0;            // cq flusher thread only
+  int64_t last_cq_thorough_ms_ = 0;            // cq flusher job only
   int64_t guard_counts_from_ = INT64_MAX;      // set in Start before the reput runs
   // Store time of the last dispatched record; the checkpoint takes it after a CQ flush.
   std::atomic<int64_t> dispatched_store_ts_{0};

@@ -74,7 +74,8 @@ TEST_F(ClientHousekeepingTest, ScanThreadRunsOnItsInterval) {
   auto a = test::MakeFakeChannel("10.0.0.1:1");
   RegisterBoth(a, "a");
   clock_.Advance(120'001);
-  housekeeping.Start();
+  Scheduler scheduler;
+  housekeeping.Start(&scheduler);
   EXPECT_TRUE(apogee::testing::WaitUntil([&] { return consumers_.AllGroups().empty(); },
                                          milliseconds(5000)));
   housekeeping.Shutdown();

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "base/clock.h"
+#include "base/scheduler.h"
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
 #include "broker/consumer_manager.h"
@@ -100,6 +101,7 @@ class ClientProcessorsTest : public ::testing::Test {
     ASSERT_TRUE(topics_->Load().ok());
     ASSERT_TRUE(groups_->Load().ok());
     context_.config = config_.get();
+    context_.scheduler = &scheduler_;
     context_.topic_config_manager = topics_.get();
     context_.subscription_group_manager = groups_.get();
     server_ = StartServer();
@@ -137,6 +139,7 @@ class ClientProcessorsTest : public ::testing::Test {
     return apogee::testing::WaitUntil(condition, milliseconds(5000));
   }
 
+  Scheduler scheduler_;
   std::unique_ptr<env::Env> env_ = env::NewMemEnv();
   std::unique_ptr<BrokerConfig> config_;
   std::unique_ptr<TopicConfigManager> topics_;

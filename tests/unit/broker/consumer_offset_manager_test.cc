@@ -118,8 +118,9 @@ TEST_F(ConsumerOffsetManagerTest, LoadFallsBackToBak) {
 }
 
 TEST_F(ConsumerOffsetManagerTest, PeriodicPersistWritesChangesAndShutdownPersists) {
+  Scheduler scheduler;
   ConsumerOffsetManager m(env_.get(), kPath);
-  m.StartPeriodicPersist(20);
+  m.StartPeriodicPersist(20, &scheduler);
   m.CommitOffset("g", "T", 0, 42);
   ASSERT_TRUE(apogee::testing::WaitUntil(
       [&] { return ReadFile(kPath).find("42") != std::string::npos; }, std::chrono::seconds(5)));

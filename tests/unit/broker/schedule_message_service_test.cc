@@ -123,7 +123,7 @@ TEST_F(ScheduleMessageServiceTest, ClockJumpBackDeliversInsteadOfWaitingForever)
 TEST_F(ScheduleMessageServiceTest, OffsetsSurviveARestartAndDeliveryResumes) {
   SendDelayed("first", 3, 1);
   auto service = Service();
-  ASSERT_TRUE(service->Start().ok());
+  ASSERT_TRUE(service->Start(&harness_.scheduler).ok());
   ASSERT_TRUE(
       apogee::testing::WaitUntil([&] { return Read(3).size() == 1; }, std::chrono::seconds(5)));
   ASSERT_TRUE(service->Shutdown().ok());
@@ -136,7 +136,7 @@ TEST_F(ScheduleMessageServiceTest, OffsetsSurviveARestartAndDeliveryResumes) {
   DelayOffsetTable reloaded(harness_.env.get(), "/store/config/delayOffset.json");
   ScheduleMessageService again(harness_.store.get(),
                                store::DelayLevelTable::Parse("1s 2s 5s").value(), &reloaded, 10000);
-  ASSERT_TRUE(again.Start().ok());
+  ASSERT_TRUE(again.Start(&harness_.scheduler).ok());
   EXPECT_EQ(reloaded.Get(1), 1);
   SendDelayed("second", 3, 1);
   again.NotifyArrival();  // the broker's arrival hook does this
@@ -151,7 +151,7 @@ TEST_F(ScheduleMessageServiceTest, OffsetBeyondTheQueueIsCorrectedAtStart) {
   offsets_.Update(2, 99);
   ASSERT_TRUE(offsets_.Persist().ok());
   auto service = Service();
-  ASSERT_TRUE(service->Start().ok());
+  ASSERT_TRUE(service->Start(&harness_.scheduler).ok());
   EXPECT_EQ(offsets_.Get(2), 1);
   ASSERT_TRUE(service->Shutdown().ok());
 }

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "base/clock.h"
+#include "base/scheduler.h"
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
 #include "broker/subscription_group_manager.h"
@@ -110,6 +111,7 @@ class BrokerHarness {
     groups = std::make_unique<SubscriptionGroupManager>(config.get(), env.get(),
                                                         "/store/config/subscriptionGroup.json");
     context.config = config.get();
+    context.scheduler = &scheduler;
     context.store = store.get();
     context.topic_config_manager = topics.get();
     context.subscription_group_manager = groups.get();
@@ -146,6 +148,7 @@ class BrokerHarness {
                                            std::chrono::seconds(10)));
   }
 
+  Scheduler scheduler;  // first: the families' jobs are cancelled before it goes
   std::unique_ptr<env::Env> env = env::NewMemEnv();
   std::unique_ptr<BrokerConfig> config;
   std::unique_ptr<store::MessageStore> store;

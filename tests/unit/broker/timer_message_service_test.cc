@@ -142,12 +142,12 @@ TEST_F(TimerMessageServiceTest, RestartIndexesOnlyWhatWasNotDelivered) {
   EXPECT_EQ(*content, "{\"commitOffset\":0,\"deliveredRanges\":[[1,2]]}");
 
   auto service = Service();
-  ASSERT_TRUE(service->Start().ok());
+  ASSERT_TRUE(service->Start(&harness_.scheduler).ok());
   EXPECT_EQ(service->pending_count(), 1u);  // "a" only; "b" is not delivered twice
   ASSERT_TRUE(service->Shutdown().ok());
   EXPECT_EQ(Bodies(), (std::vector<std::string>{"b"}));
   auto again = Service();
-  ASSERT_TRUE(again->Start().ok());
+  ASSERT_TRUE(again->Start(&harness_.scheduler).ok());
   EXPECT_EQ(again->ScanAndDeliver(base + 5000), INT64_MAX);
   ASSERT_TRUE(again->Shutdown().ok());
   EXPECT_EQ(Bodies(), (std::vector<std::string>{"b", "a"}));
@@ -155,7 +155,7 @@ TEST_F(TimerMessageServiceTest, RestartIndexesOnlyWhatWasNotDelivered) {
 
 TEST_F(TimerMessageServiceTest, TheThreadDeliversWhenDue) {
   auto service = Service();
-  ASSERT_TRUE(service->Start().ok());
+  ASSERT_TRUE(service->Start(&harness_.scheduler).ok());
   const int64_t deliver = NowMillis() + 300;
   SendTimer("soon", deliver);
   service->NotifyArrival();

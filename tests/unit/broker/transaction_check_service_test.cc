@@ -99,8 +99,9 @@ TEST_F(TransactionCheckServiceTest, ServiceRunsRoundsWithTheConfiguredSettings) 
                   .ok());
   h_.PutHalf("U1", NowMillis() - 1000);
   h_.clock.Set(NowMillis() + 1000);  // the round starts after the half message was stored
+  Scheduler scheduler;
   TransactionCheckService service(h_.config.get(), h_.service.get(), &listener_);
-  service.Start();
+  service.Start(&scheduler);
   EXPECT_TRUE(apogee::testing::WaitUntil([&] { return !channel_->Sent().empty(); },
                                          std::chrono::seconds(5)));
   service.Shutdown();

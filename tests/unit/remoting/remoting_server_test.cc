@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -522,6 +524,52 @@ TEST(RemotingServerStartTest, SmallFrameLimitClosesBigFrames) {
   EXPECT_EQ(big.status().code(), StatusCode::kUnavailable) << big.status().ToString();
   client.Shutdown();
   server.Shutdown();
+}
+
+// The IO threads of this process named `name`.
+size_t ThreadsNamed(const std::string& prefix) {
+  size_t n = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    n += name.starts_with(prefix) ? 1 : 0;
+  }
+  return n;
+}
+
+TEST(RemotingServerSharedIoTest, TwoServersOnOnePoolServeUntilTheLastShutsDown) {
+  const size_t before = ThreadsNamed("remoting-io");
+  RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  options.io_threads = 2;
+  RemotingServer main_server(options);
+  options.share_io_threads_with = &main_server;
+  options.io_threads = 7;  // ignored: the threads are main_server's
+  RemotingServer fast_server(options);
+  auto echo = MakeProcessor([](RemotingCommand req, Responder r) { r.SendCode(0); });
+  main_server.RegisterProcessor(kEcho, echo);
+  fast_server.RegisterProcessor(kEcho, echo);
+  // Either may start first.
+  ASSERT_TRUE(fast_server.Start().ok());
+  ASSERT_TRUE(main_server.Start().ok());
+  // A pool thread names itself once it runs.
+  EXPECT_TRUE(WaitFor([&] { return ThreadsNamed("remoting-io") == before + 2; }));
+  RemotingClient client;
+  client.Start();
+  const std::string main_address = "127.0.0.1:" + std::to_string(main_server.port());
+  const std::string fast_address = "127.0.0.1:" + std::to_string(fast_server.port());
+  ASSERT_TRUE(client.InvokeSync(main_address, Request(kEcho), milliseconds(3000)).ok());
+  ASSERT_TRUE(client.InvokeSync(fast_address, Request(kEcho), milliseconds(3000)).ok());
+  // The owner of the threads shuts down first: the other port still answers.
+  main_server.Shutdown();
+  EXPECT_EQ(ThreadsNamed("remoting-io"), before + 2);
+  client.CloseChannel(fast_address);
+  auto still = client.InvokeSync(fast_address, Request(kEcho), milliseconds(3000));
+  EXPECT_TRUE(still.ok()) << still.status().ToString();
+  fast_server.Shutdown();
+  EXPECT_EQ(ThreadsNamed("remoting-io"), before);
+  client.Shutdown();
 }
 
 }  // namespace
