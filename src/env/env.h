@@ -188,8 +188,8 @@ class Env {
 
 // The whole content of the file at `path`.
 Result<std::string> ReadFileToString(Env* env, const std::string& path);
-// Replaces the file at `path` with `data`: writes `path`.tmp, syncs it, renames it over
-// `path` and syncs the directory. A crash leaves either the old or the new content.
+// Replaces the file at `path` with `data`, keeping the previous one as `path`.bak (the steps:
+// state_file.h). After a crash `path` holds the new content, or `path` or `path`.bak the old.
 Status WriteFileAtomically(Env* env, const std::string& path, std::string_view data);
 // Deletes `path` and, when it is a directory, everything below it. OK when missing.
 Status DeleteRecursively(Env* env, const std::string& path);
