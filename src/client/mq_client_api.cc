@@ -178,10 +178,9 @@ class MQClientAPI::Impl {
   };
   static void Dispatch(const std::shared_ptr<remoting::ThreadPoolExecutor>& executor,
                        std::shared_ptr<PendingCallback> pending) {
-    auto run = [](PendingCallback& p) { p.callback(std::move(p.result)); };
-    if (!executor->TryExecute([pending, run] { run(*pending); })) {
+    if (!executor->TryExecute([pending] { pending->callback(std::move(pending->result)); })) {
       GetLogger("client")->warn("callback executor refused a task; running it on the IO thread");
-      run(*pending);
+      pending->callback(std::move(pending->result));
     }
   }
 

@@ -154,9 +154,9 @@ Status DecodeCommandInto(std::string_view frame, const DecodeLimits& limits,
 
 void EncodeCommand(const RemotingCommand& command, std::string* out) {
   const size_t start = out->size();
-  // One allocation for the whole frame: the header encoders append a byte at a time, and
-  // without room the buffer grew (and copied) five or six times per frame before the body
-  // was appended. The estimate covers the JSON form of every field unless values need escapes.
+  // One allocation for the whole frame: the header encoders append piece by piece, and
+  // without room the buffer grew (and copied) several times per frame before the body was
+  // appended. The estimate covers the JSON form of every field unless values need escapes.
   size_t header_estimate = kEncodedHeaderOverhead + (command.remark ? command.remark->size() : 0);
   for (const auto& [key, value] : command.ext_fields) {
     header_estimate += key.size() + value.size() + kEncodedFieldOverhead;
