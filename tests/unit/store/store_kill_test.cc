@@ -38,6 +38,9 @@ StoreConfig KillConfig(const std::string& root) {
   c.max_index_num = 3000;
   c.flush_interval_consume_queue = 20;
   c.flush_consume_queue_thorough_interval = 200;
+  // The host's disk is not under test: CI once ran this on a disk 90 % full, where the
+  // store rightly refused every put and the writer exited before its first ack.
+  c.disk_space_warning_level_ratio = 100;
   return c;
 }
 
@@ -52,7 +55,13 @@ StoreConfig KillConfig(const std::string& root) {
     std::string key = "r" + std::to_string(round) + "-" + std::to_string(i);
     TestMessage m("Kill", q, key + std::string(rng() % 2000, 'k'), "", key);
     PutResult r = store->PutMessage(m.fields, true).get();
-    if (r.status != PutStatus::kPutOk) _exit(4);
+    // A flush timeout under a loaded CI machine still means stored (Java's "sent"
+    // statuses); SIGKILL keeps the page cache, so those count as acknowledged too.
+    if (!PutStatusStored(r.status)) {
+      std::fprintf(stderr, "writer: put %d refused: %s\n", i,
+                   std::string(PutStatusName(r.status)).c_str());
+      _exit(4);
+    }
     std::string line = std::to_string(q) + " " + std::to_string(r.queue_offset.value()) + " " +
                        key + "\n";
     if (write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) _exit(5);
