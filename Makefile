@@ -57,7 +57,7 @@ check-deps:
 test-fuzz: build-fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/run-fuzzers.sh $(FUZZ_DIR)
 
-# Long run, one target at a time under nice -n 19, corpora kept in $(FUZZ_DIR)/campaign/;
+# Long run, one target at a time under nice -n 19 (FUZZ_NICE=n), corpora kept in $(FUZZ_DIR)/campaign/;
 # FUZZ_MERGE=1 merges new coverage into tests/fuzz/corpus/. Figures: docs/security.md.
 #   make fuzz-campaign FUZZ_SECONDS=3600 FUZZ_TARGETS=header_decode_fuzz FUZZ_MERGE=1
 #   make fuzz-campaign FUZZ_GOAL=10000000 FUZZ_UNTIL=06:45   (each target up to 10 M execs in all)

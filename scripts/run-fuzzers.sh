@@ -6,6 +6,7 @@
 #                                                  of its corpus tests/fuzz/corpus/<name>/
 #   scripts/run-fuzzers.sh --campaign [BUILD_DIR]  campaign (make fuzz-campaign): every target
 #                                                  for FUZZ_SECONDS (default 600) under nice -n 19
+#                                                  (FUZZ_NICE=n sets it; 5 when no build runs)
 #                                                  on a corpus kept in BUILD_DIR/campaign/<name>/
 #                                                  across runs; one line per target is appended to
 #                                                  BUILD_DIR/campaign/results.tsv
@@ -91,7 +92,7 @@ for name in "${targets[@]}"; do
   prefix=()
   if [ $mode = campaign ]; then
     args+=(-max_len="$max_len")
-    prefix=(nice -n 19)
+    prefix=(nice -n "${FUZZ_NICE:-19}")
   fi
   started=$(date +%s)
   if (cd "$work" && "${prefix[@]}" "$bin" "${args[@]}" corpus > log.txt 2>&1); then
