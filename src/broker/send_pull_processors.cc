@@ -53,15 +53,6 @@ std::shared_ptr<PullRequestHoldService> CreateHoldService(BrokerContext& context
   return hold;
 }
 
-// Sends run inline on the connection's IO thread (no executor hop, issue 13) when the put
-// completes at once: ASYNC_FLUSH on a broker that is not a SYNC_MASTER. The put only copies
-// into mapped memory then; its answer is queued with the other answers of the same read and
-// written once. Otherwise (SYNC_FLUSH, SYNC_MASTER) sends run on the send executor
-// (sendMessageThreadPoolNums) and are answered from the flush / replication callbacks.
-bool SendRunsInline(const BrokerSettings& settings) {
-  return settings.store.flush_type() == store::FlushDiskType::kAsyncFlush &&
-         settings.store.role() != store::BrokerRole::kSyncMaster;
-}
 
 }  // namespace
 
@@ -90,12 +81,16 @@ void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer
 
   EnsureBrokerStats(context);
   auto send = std::make_shared<SendMessageProcessor>(&context);
-  std::shared_ptr<remoting::Executor> send_executor = SendRunsInline(*context.config->Get())
-                                                          ? nullptr
-                                                          : context.executors.send;
-  server.RegisterProcessor(req::kSendMessage, send, send_executor);
-  server.RegisterProcessor(req::kSendMessageV2, send, send_executor);
-  server.RegisterProcessor(req::kSendBatchMessage, send, send_executor);
+  // Sends run inline on the connection's IO thread (no executor hop, issue 13) under every
+  // flush type and role: the put only copies into mapped memory and never waits for the
+  // disk or a slave. Under ASYNC_FLUSH the answer is queued with the other answers of the
+  // same read and written once; under SYNC_FLUSH / SYNC_MASTER it is sent from the group
+  // commit / replication callback once the bytes are durable / replicated, as before. (The
+  // send pool, sendMessageThreadPoolNums, serves CONSUMER_SEND_MSG_BACK.) Measured: SYNC_FLUSH
+  // publish with 256 in flight +20 % against the send pool (docs/benchmarks.md).
+  server.RegisterProcessor(req::kSendMessage, send, nullptr);
+  server.RegisterProcessor(req::kSendMessageV2, send, nullptr);
+  server.RegisterProcessor(req::kSendBatchMessage, send, nullptr);
 
   auto manage = std::make_shared<ConsumerManageProcessor>(&context);
   server.RegisterProcessor(req::kQueryConsumerOffset, manage, context.executors.consumer_manage);
