@@ -58,6 +58,8 @@ profile_mode() {
   echo "-- samples by thread"
   awk '{n=$NF; sub(/ [0-9]+$/, ""); split($0, f, ";"); t[f[1]] += n; all += n}
        END {for (k in t) printf "%6.1f%%  %s\n", 100 * t[k] / all, k}' "$scratch/$name.folded" | sort -rn | head -12
+  echo "-- samples by what the broker was doing (bench/peers/buckets.py)"
+  python3 bench/peers/buckets.py < "$scratch/$name.folded"
   echo "-- top functions by self samples"
   awk '{n=$NF; sub(/ [0-9]+$/, ""); k=split($0, f, ";"); s[f[k]] += n; all += n}
        END {for (x in s) printf "%6.1f%%  %s\n", 100 * s[x] / all, x}' "$scratch/$name.folded" | sort -rn | head -25
