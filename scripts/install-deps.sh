@@ -9,6 +9,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
   libboost-dev libboost-system-dev rapidjson-dev libfmt-dev libspdlog-dev libcli11-dev
   zlib1g-dev libssl-dev openssl libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libisal-dev  # CRC-32 with PCLMULQDQ: 10x zlib's on the recovery scan (docs/benchmarks.md)
   nodejs npm python3
   etcd-server  # the failover tests run a real etcd (docs/failover.md)
   chromium     # tests/browser drives it headless (playwright-core never downloads a browser)

@@ -1,23 +1,10 @@
 #include "message/properties.h"
 
 #include "message/message_format.h"
+#include "message/property_pieces.h"
 
 namespace apogee::message {
 namespace {
-
-// Calls fn(key, value) for each well-formed piece of `text`, in order.
-template <typename Fn>
-void ForEachPiece(std::string_view text, Fn fn) {
-  while (!text.empty()) {
-    size_t end = text.find(kPropertySeparator);
-    std::string_view piece = text.substr(0, end);
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    if (piece.size() < 3) continue;  // Java skips "k\x01" style fragments this way
-    size_t sep = piece.find(kNameValueSeparator);
-    if (sep == std::string_view::npos || sep == 0 || sep + 1 == piece.size()) continue;
-    fn(piece.substr(0, sep), piece.substr(sep + 1));
-  }
-}
 
 bool HasSeparator(std::string_view s) {
   return s.find(kNameValueSeparator) != std::string_view::npos ||
@@ -32,7 +19,7 @@ MessageProperties::MessageProperties(std::initializer_list<Entry> entries) {
 
 MessageProperties MessageProperties::Decode(std::string_view text) {
   MessageProperties props;
-  ForEachPiece(text, [&](std::string_view k, std::string_view v) { props.SetUnchecked(k, v); });
+  ForEachProperty(text, [&](std::string_view k, std::string_view v) { props.SetUnchecked(k, v); });
   return props;
 }
 
@@ -104,7 +91,7 @@ Status CheckPropertiesLength(std::string_view text) {
 
 std::optional<std::string_view> FindProperty(std::string_view text, std::string_view key) {
   std::optional<std::string_view> found;
-  ForEachPiece(text, [&](std::string_view k, std::string_view v) {
+  ForEachProperty(text, [&](std::string_view k, std::string_view v) {
     if (k == key) found = v;
   });
   return found;

@@ -7,6 +7,7 @@
 #include "base/string_util.h"
 #include "message/message_format.h"
 #include "message/properties.h"
+#include "message/property_pieces.h"
 
 namespace apogee::store {
 
@@ -25,26 +26,35 @@ DispatchRequest MakeDispatchRequest(const message::RecordView& view, int64_t phy
   r.store_timestamp = view.store_timestamp;
   r.queue_offset = view.queue_offset;
   r.sys_flag = view.sys_flag;
-  std::optional<std::string_view> tags =
-      message::FindProperty(view.properties, message::kPropertyTags);
+  // One pass over the properties for everything dispatch reads (last occurrence wins, as
+  // FindProperty): three lookups each scanning the string were a tenth of recovery's CPU.
+  std::optional<std::string_view> tags;
+  std::optional<std::string_view> delay;
+  std::optional<std::string_view> timer_out;
+  message::ForEachProperty(view.properties, [&](std::string_view k, std::string_view v) {
+    if (k == message::kPropertyTags) {
+      tags = v;
+    } else if (k == message::kPropertyKeys) {
+      r.keys = v;
+    } else if (k == message::kPropertyUniqClientMessageIdKeyIdx) {
+      r.uniq_key = v;
+    } else if (k == message::kPropertyDelayTimeLevel) {
+      delay = v;
+    } else if (k == message::kPropertyTimerOutMs) {
+      timer_out = v;
+    }
+  });
   r.tag_code = tags ? TagCodeOf(*tags) : 0;
   if (view.topic == message::kScheduleTopic) {
     // Java's checkMessageAndReturnSize: the tag code is the delivery time; the level is
     // resolved by the store, which owns the delay table. A record without a usable level
     // keeps its tag hash and is delivered at once by the schedule service.
-    std::optional<std::string_view> delay =
-        message::FindProperty(view.properties, message::kPropertyDelayTimeLevel);
     std::optional<int64_t> level = delay ? ParseInt64(*delay) : std::nullopt;
     if (level && *level > 0) r.delay_level = static_cast<int32_t>(std::min<int64_t>(*level, INT32_MAX));
   } else if (view.topic == message::kTimerTopic) {
-    std::optional<std::string_view> out =
-        message::FindProperty(view.properties, message::kPropertyTimerOutMs);
-    std::optional<int64_t> deliver_ms = out ? ParseInt64(*out) : std::nullopt;
+    std::optional<int64_t> deliver_ms = timer_out ? ParseInt64(*timer_out) : std::nullopt;
     if (deliver_ms) r.tag_code = *deliver_ms;
   }
-  r.keys = message::FindProperty(view.properties, message::kPropertyKeys).value_or("");
-  r.uniq_key = message::FindProperty(view.properties, message::kPropertyUniqClientMessageIdKeyIdx)
-                   .value_or("");
   return r;
 }
 

@@ -58,6 +58,13 @@ bool KeyMatches(std::string_view properties, std::string_view key) {
   return false;
 }
 
+// CPU time of the calling thread (recovery's phases, RecoveryReport).
+int64_t ThreadCpuMicros() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return int64_t{ts.tv_sec} * 1000000 + ts.tv_nsec / 1000;
+}
+
 }  // namespace
 
 MessageStore::MessageStore(const StoreConfig& config, env::Env* env, const Clock* clock)
@@ -137,10 +144,14 @@ Status MessageStore::Recover() {
                        : checkpoint_->MinTimestamp();
   int64_t start = last_exit_ok_ ? commit_log_->NormalRecoveryStart(max_cq_phy)
                                 : commit_log_->AbnormalRecoveryStart(min_ts);
+  const int64_t scan_begin_ms = SteadyMillis();
+  const int64_t scan_begin_cpu = ThreadCpuMicros();
   APOGEE_ASSIGN_OR_RETURN(
       RecoveryScan scan,
       commit_log_->Recover(start, [](const message::RecordView&, int64_t) { return Status::OK(); }));
   const int64_t end = scan.end_offset;
+  const int64_t dispatch_begin_ms = SteadyMillis();
+  const int64_t dispatch_begin_cpu = ThreadCpuMicros();
   for (auto& cq : consume_queues_->All()) {
     if (cq->max_phy_offset() > end) APOGEE_RETURN_IF_ERROR(cq->TruncateDirty(end));
   }
@@ -171,6 +182,8 @@ Status MessageStore::Recover() {
   }
   // What recovery rebuilt must be durable before new writes are accepted: the flushed
   // positions it set count it as such.
+  const int64_t flush_begin_ms = SteadyMillis();
+  const int64_t flush_begin_cpu = ThreadCpuMicros();
   if (dispatch_from < end) {
     for (auto& cq : consume_queues_->All()) {
       for (int i = 0; i < 1 << 20; ++i) {
@@ -187,11 +200,18 @@ Status MessageStore::Recover() {
   recovery_.dispatched_from = dispatch_from;
   recovery_.stop_reason = scan.stop_reason;
   recovery_.elapsed_ms = SteadyMillis() - begin_ms;
+  recovery_.scan_ms = dispatch_begin_ms - scan_begin_ms;
+  recovery_.dispatch_ms = flush_begin_ms - dispatch_begin_ms;
+  recovery_.flush_ms = SteadyMillis() - flush_begin_ms;
+  recovery_.scan_cpu_us = dispatch_begin_cpu - scan_begin_cpu;
+  recovery_.dispatch_cpu_us = flush_begin_cpu - dispatch_begin_cpu;
+  recovery_.flush_cpu_us = ThreadCpuMicros() - flush_begin_cpu;
   recovery_.skipped_records = reput_->skipped_records();
   log->info(
-      "store recovered in {} ms: CommitLog [{}, {}), scanned {} bytes from {}, "
-      "re-dispatched from {} ({}), {} record(s) that cannot be indexed skipped",
-      recovery_.elapsed_ms, cl_min, end, scan.bytes, start, dispatch_from, scan.stop_reason,
+      "store recovered in {} ms (scan {} ms, re-dispatch {} ms, flush {} ms): CommitLog [{}, {}), "
+      "scanned {} bytes from {}, re-dispatched from {} ({}), {} record(s) that cannot be indexed "
+      "skipped",
+      recovery_.elapsed_ms, recovery_.scan_ms, recovery_.dispatch_ms, recovery_.flush_ms, cl_min, end, scan.bytes, start, dispatch_from, scan.stop_reason,
       recovery_.skipped_records);
   return Status::OK();
 }
