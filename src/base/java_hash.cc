@@ -1,5 +1,7 @@
 #include "base/java_hash.h"
 
+#include <cstring>
+
 namespace apogee {
 
 int32_t JavaStringHashCode(std::string_view utf8) {
@@ -8,7 +10,23 @@ int32_t JavaStringHashCode(std::string_view utf8) {
   const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
   const auto* end = p + utf8.size();
   while (p < end) {
+    // ASCII is one UTF-16 unit per byte: four bytes at a time while no high bit is set (index
+    // keys and tags are ASCII; this was a fifth of crash recovery's instructions).
+    while (end - p >= 4) {
+      uint32_t word;
+      std::memcpy(&word, p, 4);
+      if ((word & 0x80808080u) != 0) break;
+      h = h * (31u * 31u * 31u * 31u) + p[0] * (31u * 31u * 31u) + p[1] * (31u * 31u) +
+          p[2] * 31u + p[3];
+      p += 4;
+    }
+    if (p == end) break;
     uint32_t c = *p;
+    if (c < 0x80) {
+      add(c);
+      ++p;
+      continue;
+    }
     size_t len = 1;
     uint32_t cp = c;
     if (c >= 0xF0 && c <= 0xF4 && end - p >= 4) {

@@ -122,9 +122,8 @@ Result<std::shared_ptr<IndexFile>> IndexService::WritableFile() {
 
 Status IndexService::PutKey(IndexFile** file, std::string_view topic, std::string_view key,
                             const DispatchRequest& request) {
-  std::string index_key;
-  index_key.reserve(topic.size() + 1 + key.size());
-  index_key.append(topic).push_back(kIndexKeySeparator);
+  std::string& index_key = key_buf_;
+  index_key.assign(topic).push_back(kIndexKeySeparator);
   index_key.append(key);
   for (int attempt = 0; attempt < 2; ++attempt) {
     if ((*file)->PutKey(index_key, request.phy_offset, request.store_timestamp)) {

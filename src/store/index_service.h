@@ -66,6 +66,9 @@ class IndexService {
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<IndexFile>> files_;  // guarded by mu_, oldest first
   int64_t rebuild_from_ = INT64_MAX;                // guarded by mu_
+  // "topic#key" of the key being indexed, reused so that indexing allocates nothing per key;
+  // only BuildIndex's thread (the reput or recovery) touches it.
+  std::string key_buf_;
 };
 
 }  // namespace apogee::store
