@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "base/clock.h"
-#include "broker/broker_metrics.h"
-#include "broker/broker_stats_manager.h"
+#include "broker/stats/broker_metrics.h"
+#include "broker/stats/broker_stats_manager.h"
 #include "metrics/exposition.h"
 
 namespace {

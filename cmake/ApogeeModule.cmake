@@ -1,6 +1,6 @@
 # apogee_module(NAME [DEPS mod...] [EXTERNAL target...])
 #
-# Builds src/NAME/*.cc into the static library apogee_NAME. The module's headers are
+# Builds src/NAME/**/*.cc into the static library apogee_NAME. The module's headers are
 # exposed as "NAME/header.h" through a private staging directory that holds only a
 # link to src/NAME, so a file can include a module's headers only when its target
 # links that module. Module links are PRIVATE: a module never re-exports its own
@@ -13,7 +13,9 @@ function(apogee_module NAME)
   file(MAKE_DIRECTORY "${stage}")
   file(CREATE_LINK "${CMAKE_SOURCE_DIR}/src/${NAME}" "${stage}/${NAME}" SYMBOLIC)
 
-  file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/${NAME}/*.cc")
+  # A module may keep its parts in subfolders (src/broker/processors/...); headers are
+  # still included as "NAME/sub/header.h".
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/${NAME}/*.cc")
   set(target apogee_${NAME})
   if(sources)
     add_library(${target} STATIC ${sources})

@@ -48,10 +48,10 @@ class BrokerConfig;
 class FailoverCoordinator;
 class TopicConfigManager;
 class SubscriptionGroupManager;
-class ConsumerOffsetManager;  // sendpull: broker/consumer_offset_manager.h
-class ConsumerManager;        // clients: broker/consumer_manager.h
-class ProducerManager;        // clients: broker/producer_manager.h
-class BrokerStatsManager;     // broker/broker_stats_manager.h
+class ConsumerOffsetManager;  // sendpull: broker/client/consumer_offset_manager.h
+class ConsumerManager;        // clients: broker/client/consumer_manager.h
+class ProducerManager;        // clients: broker/client/producer_manager.h
+class BrokerStatsManager;     // broker/stats/broker_stats_manager.h
 
 // One bounded pool per request family, sized from BrokerConfig
 // (sendMessageThreadPoolNums, ...), as Java's BrokerController.registerProcessor uses.

@@ -10,7 +10,7 @@
 #include "base/logging.h"
 #include "base/string_util.h"
 #include "broker/broker_config.h"
-#include "broker/consumer_offset_manager.h"
+#include "broker/client/consumer_offset_manager.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
 #include "env/env.h"

@@ -12,10 +12,10 @@
 
 #include "base/clock.h"
 #include "broker/broker_config.h"
-#include "broker/consumer_offset_manager.h"
-#include "broker/delay_offset_table.h"
+#include "broker/client/consumer_offset_manager.h"
+#include "broker/schedule/delay_offset_table.h"
 #include "broker/subscription_group_manager.h"
-#include "broker/timer_message_service.h"
+#include "broker/schedule/timer_message_service.h"
 #include "broker/topic_config_manager.h"
 #include "env/env.h"
 #include "env/mem_env.h"

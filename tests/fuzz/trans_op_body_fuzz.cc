@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "broker/transaction_op.h"
+#include "broker/transaction/transaction_op.h"
 
 namespace {
 

@@ -12,9 +12,9 @@
 
 #include <gtest/gtest.h>
 
-#include "broker/admin_processors.h"
-#include "broker/client_processors.h"
-#include "broker/send_pull_processors.h"
+#include "broker/processors/admin_processors.h"
+#include "broker/processors/client_processors.h"
+#include "broker/processors/send_pull_processors.h"
 #include "message/host_address.h"
 #include "message/message_record.h"
 #include "message/properties.h"
@@ -22,7 +22,7 @@
 #include "remoting/executor.h"
 #include "remoting/remoting_client.h"
 #include "remoting/remoting_server.h"
-#include "send_pull_test_util.h"
+#include "unit/broker/send_pull_test_util.h"
 #include "store/message_store.h"
 #include "store/put_status.h"
 

@@ -5,7 +5,7 @@
 #include <atomic>
 #include <string>
 
-#include "broker/consumer_offset_manager.h"
+#include "broker/client/consumer_offset_manager.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
 #include "env/env.h"
@@ -15,7 +15,7 @@
 #include "protocol/topic_config.h"
 #include "remoting/remoting_client.h"
 #include "remoting/remoting_server.h"
-#include "send_pull_test_util.h"
+#include "unit/broker/send_pull_test_util.h"
 
 namespace apogee::broker {
 namespace {

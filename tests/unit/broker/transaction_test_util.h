@@ -11,14 +11,14 @@
 #include <gtest/gtest.h>
 
 #include "base/clock.h"
-#include "broker/consumer_offset_manager.h"
-#include "broker/message_redirect.h"
+#include "broker/client/consumer_offset_manager.h"
+#include "broker/schedule/message_redirect.h"
 #include "broker/topic_config_manager.h"
-#include "broker/transactional_message_service.h"
+#include "broker/transaction/transactional_message_service.h"
 #include "message/message.h"
 #include "message/message_format.h"
 #include "message/message_record.h"
-#include "send_pull_test_util.h"
+#include "unit/broker/send_pull_test_util.h"
 
 namespace apogee::broker::testing {
 

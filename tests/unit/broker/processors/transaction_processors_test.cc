@@ -1,0 +1,106 @@
+#include "broker/processors/transaction_processors.h"
+
+#include <gtest/gtest.h>
+
+#include "broker/processors/client_processors.h"
+#include "broker/processors/send_pull_processors.h"
+#include "protocol/admin_headers.h"
+#include "protocol/request_code.h"
+#include "protocol/response_code.h"
+#include "protocol/send_headers.h"
+#include "remoting/executor.h"
+#include "remoting/remoting_client.h"
+#include "remoting/remoting_server.h"
+#include "unit/broker/send_pull_test_util.h"
+
+namespace apogee::broker {
+namespace {
+
+namespace rc = protocol::response_code;
+namespace req = protocol::request_code;
+using protocol::RemotingCommand;
+
+class TransactionProcessorsTest : public ::testing::Test {
+ protected:
+  TransactionProcessorsTest() {
+    remoting::RemotingServerOptions options;
+    options.listen_host = "127.0.0.1";
+    options.io_threads = 1;
+    main_ = std::make_unique<remoting::RemotingServer>(options);
+    fast_ = std::make_unique<remoting::RemotingServer>(options);
+    harness_.context.fast_server = fast_.get();
+    harness_.context.executors.send = std::make_shared<remoting::ThreadPoolExecutor>("send", 1, 10);
+    harness_.context.executors.admin =
+        std::make_shared<remoting::ThreadPoolExecutor>("admin", 1, 10);
+    // The controller's order: clients and send / pull create the managers first.
+    for (auto* server : {main_.get(), fast_.get()}) {
+      RegisterClientProcessors(harness_.context, *server);
+      RegisterSendPullProcessors(harness_.context, *server, harness_.env.get());
+      RegisterTransactionProcessors(harness_.context, *server, harness_.env.get());
+    }
+    EXPECT_TRUE(harness_.RunStartHooks().ok());
+    EXPECT_TRUE(main_->Start().ok());
+    EXPECT_TRUE(fast_->Start().ok());
+    client_.Start();
+  }
+  ~TransactionProcessorsTest() override {
+    client_.Shutdown();
+    main_->Shutdown();
+    fast_->Shutdown();
+  }
+  RemotingCommand Invoke(const remoting::RemotingServer& s, RemotingCommand request) {
+    auto r = client_.InvokeSync("127.0.0.1:" + std::to_string(s.port()), std::move(request),
+                                std::chrono::seconds(5));
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? *r : RemotingCommand{};
+  }
+
+  testing::BrokerHarness harness_;
+  std::unique_ptr<remoting::RemotingServer> main_;
+  std::unique_ptr<remoting::RemotingServer> fast_;
+  remoting::RemotingClient client_;
+};
+
+TEST_F(TransactionProcessorsTest, BothServersAnswerTheFamilysCodes) {
+  for (const auto* server : {main_.get(), fast_.get()}) {
+    protocol::EndTransactionRequestHeader end;
+    end.producer_group = "PG";
+    end.commit_log_offset = 999999;
+    end.commit_or_rollback = 0x8;
+    end.msg_id = "X";
+    RemotingCommand request = RemotingCommand::MakeRequest(req::kEndTransaction);
+    protocol::EncodeCustomHeader(end, &request);
+    RemotingCommand response = Invoke(*server, std::move(request));
+    EXPECT_EQ(response.code, rc::kSystemError);
+    EXPECT_NE(response.remark.value_or("").find("Find prepared transaction message failed"),
+              std::string::npos);
+
+    protocol::RedriveDlqMessageRequestHeader redrive;
+    redrive.consumer_group = "Nobody";
+    RemotingCommand r2 = RemotingCommand::MakeRequest(req::kApogeeRedriveDlqMessage);
+    protocol::EncodeCustomHeader(redrive, &r2);
+    EXPECT_EQ(Invoke(*server, std::move(r2)).code, rc::kSubscriptionGroupNotExist);
+  }
+}
+
+TEST(TransactionProcessorsRegisterTest, ASecondCallReusesTheFamily) {
+  testing::BrokerHarness h;
+  remoting::RemotingServerOptions options;
+  options.listen_host = "127.0.0.1";
+  remoting::RemotingServer main(options);
+  remoting::RemotingServer fast(options);
+  h.context.fast_server = &fast;
+  RegisterClientProcessors(h.context, main);
+  RegisterSendPullProcessors(h.context, main, h.env.get());
+  const size_t start_hooks = h.context.start_hooks.size();
+  const size_t shutdown_hooks = h.context.shutdown_hooks.size();
+  RegisterTransactionProcessors(h.context, main, h.env.get());
+  EXPECT_EQ(h.context.start_hooks.size(), start_hooks + 1);
+  EXPECT_EQ(h.context.shutdown_hooks.size(), shutdown_hooks + 1);
+  RegisterTransactionProcessors(h.context, fast, h.env.get());
+  EXPECT_EQ(h.context.start_hooks.size(), start_hooks + 1) << "one check service per broker";
+  EXPECT_EQ(h.context.shutdown_hooks.size(), shutdown_hooks + 1);
+}
+
+}  // namespace
+}  // namespace apogee::broker
