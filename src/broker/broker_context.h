@@ -1,19 +1,19 @@
 // BrokerContext: what every processor family of the broker may reach (Java's
-// BrokerController getters, narrowed). BrokerController builds one, fills it, hands it to
-// RegisterClientProcessors, RegisterSendPullProcessors and RegisterAdminProcessors (in
-// that order, first for the main server, then for the fast "VIP" server at
-// listenPort - 2), then starts the store and the servers.
+// BrokerController getters, narrowed). BrokerController builds one, fills it, hands it
+// once to CreateClientProcessors, CreateSendPullProcessors, CreateAdminProcessors,
+// CreateScheduleProcessors and CreateTransactionProcessors (in that order), applies the
+// one ProcessorTable (processors/processor_table.h) to both servers, then starts them.
 //
 // Ownership: the controller owns the context and everything its plain pointers point to.
 // The managers of the other families (ConsumerOffsetManager from sendpull,
 // ConsumerManager / ProducerManager from clients) are created by their owners inside
-// their Register* function on its first call (when the pointer is still null) and kept
-// alive by the shared_ptr here; their periodic persistence and shutdown go through
-// AddStartHook / AddShutdownHook, so the controller needs none of their headers.
+// their Create* function (called once) and kept alive by the shared_ptr here; their
+// periodic persistence and shutdown go through AddStartHook / AddShutdownHook, so the
+// controller needs none of their headers.
 //
 // Thread-safety: the fields are set before any server starts and are read-only
 // afterwards; the objects they point to are thread-safe themselves. Hooks may only be
-// added during Register* calls.
+// added during Create* calls.
 #pragma once
 
 #include <cstdint>
@@ -80,7 +80,7 @@ struct BrokerContext {
   // and cancel in their shutdown hooks.
   Scheduler* scheduler = nullptr;
 
-  // ---- created by the other families in their Register* function (null until then) ----
+  // ---- created by the other families in their Create* function (null until then) ----
   std::shared_ptr<ConsumerOffsetManager> consumer_offset_manager;
   std::shared_ptr<ConsumerManager> consumer_manager;
   std::shared_ptr<ProducerManager> producer_manager;
@@ -95,13 +95,13 @@ struct BrokerContext {
 
   BrokerExecutors executors;
 
-  // The fast ("VIP") server, listenPort - 2: it gets every processor except
-  // PULL_MESSAGE (Java's fastRemotingServer). Register* functions compare against it.
+  // The fast ("VIP") server, listenPort - 2 (set by the controller; what it serves is
+  // decided by the ProcessorTable rows, not by comparing against this pointer).
   const remoting::RemotingServer* fast_server = nullptr;
   bool IsFastServer(const remoting::RemotingServer& server) const { return &server == fast_server; }
 
-  // Set by sendpull (the long-polling hold service) inside RegisterSendPullProcessors;
-  // the controller forwards the store's arrival notifications to it.
+  // Set by sendpull (the long-polling hold service) in CreateSendPullProcessors; the
+  // schedule family chains its wake-ups after it; the controller forwards arrivals here.
   MessageArrivingHook message_arriving_hook;
 
   // Extra Prometheus families for /metrics (HA lag, recovery, ...), added by the parts

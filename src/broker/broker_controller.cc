@@ -18,6 +18,7 @@
 #include "broker/broker_config.h"
 #include "broker/broker_outer_api.h"
 #include "broker/processors/client_processors.h"
+#include "broker/processors/processor_table.h"
 #include "broker/failover_coordinator.h"
 #include "broker/permission.h"
 #include "broker/processors/schedule_processors.h"
@@ -165,12 +166,17 @@ class BrokerController::Impl {
     return executor;
   }
 
-  void RegisterProcessors(remoting::RemotingServer& server) {
-    RegisterClientProcessors(context_, server);
-    RegisterSendPullProcessors(context_, server, env_);
-    RegisterAdminProcessors(context_, server);
-    RegisterScheduleProcessors(context_, server, env_);
-    RegisterTransactionProcessors(context_, server, env_);
+  // Every request family creates its processors once, in this order (a later family uses
+  // the managers an earlier one created); the one table (processor_table.cc) says which
+  // code each port serves with which executor.
+  ProcessorTable BuildProcessors() {
+    BrokerProcessors processors;
+    CreateClientProcessors(context_, &processors);
+    CreateSendPullProcessors(context_, &processors, env_);
+    CreateAdminProcessors(context_, &processors, env_);
+    CreateScheduleProcessors(context_, &processors, env_);
+    CreateTransactionProcessors(context_, &processors);
+    return BuildProcessorTable(processors, context_.executors);
   }
 
   // Prometheus: HA lag per slave (the master's view) joins the broker's families.
@@ -213,6 +219,7 @@ class BrokerController::Impl {
   std::unique_ptr<TopicConfigManager> topics_;
   std::unique_ptr<SubscriptionGroupManager> groups_;
   std::vector<std::shared_ptr<remoting::ThreadPoolExecutor>> executors_;
+  ProcessorTable processor_table_;
   std::unique_ptr<remoting::RemotingServer> server_;
   std::unique_ptr<remoting::RemotingServer> fast_server_;
   std::unique_ptr<BrokerOuterAPI> outer_api_;
@@ -356,13 +363,14 @@ Status BrokerController::Impl::Initialize() {
     }
   });
 
-  // Main server first: the families create their managers on their first call.
-  RegisterProcessors(*server_);
-  RegisterProcessors(*fast_server_);
+  // One table for both ports: the fast one serves every row but the main-only ones.
+  processor_table_ = BuildProcessors();
+  processor_table_.ApplyTo(*server_, ServerPort::kMain);
+  processor_table_.ApplyTo(*fast_server_, ServerPort::kFast);
   RegisterMetrics();
 
   // Long polling: the store reports arrivals on its reput thread; the pull family's hold
-  // service (installed above, if any) answers the parked pulls.
+  // service (created with the processors above) answers the parked pulls.
   store_->SetMessageArrivingListener(
       [this](std::string_view topic, int32_t queue_id, int64_t next_offset) {
         if (context_.message_arriving_hook) {
@@ -618,6 +626,8 @@ Status BrokerController::Start() { return impl_->Start(); }
 void BrokerController::Shutdown() { impl_->Shutdown(); }
 
 uint16_t BrokerController::port() const { return impl_->server_ ? impl_->server_->port() : 0; }
+
+const ProcessorTable& BrokerController::processor_table() const { return impl_->processor_table_; }
 
 uint16_t BrokerController::fast_port() const {
   return impl_->fast_server_ ? impl_->fast_server_->port() : 0;

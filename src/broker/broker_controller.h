@@ -38,6 +38,7 @@ namespace apogee::broker {
 
 class BrokerConfig;
 class FailoverCoordinator;
+class ProcessorTable;
 
 class BrokerController {
  public:
@@ -60,6 +61,8 @@ class BrokerController {
   uint16_t fast_port() const;
 
   BrokerContext& context();
+  // What the main and the fast port serve (processor_table.h); filled by Initialize().
+  const ProcessorTable& processor_table() const;
 
   // Failover (etcdEndpoints): called from the coordinator's thread when this broker must
   // restart in a new role; mqbroker shuts down and execs itself. Set before Start.

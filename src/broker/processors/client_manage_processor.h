@@ -2,8 +2,8 @@
 // ClientManageProcessor for HEART_BEAT / UNREGISTER_CLIENT / CHECK_CLIENT_CONFIG, the
 // consumer-list part of ConsumerManageProcessor, and the lock part of
 // AdminBrokerProcessor). Each handler takes the request and the channel it came on and
-// returns the response; RegisterClientProcessors wires them to request codes and
-// executors.
+// returns the response; CreateClientProcessors wraps them as processors and the table in
+// processor_table.cc maps them to request codes and executors.
 //
 // HEART_BEAT, for each consumer group of the body: the subscription group is looked up
 // and auto-created when allowed (SubscriptionGroupManager), the retry topic

@@ -11,19 +11,18 @@
 #include "broker/schedule/delay_offset_table.h"
 #include "broker/schedule/message_redirect.h"
 #include "broker/schedule/schedule_message_service.h"
+#include "broker/processors/processor_table.h"
 #include "broker/processors/send_message_back_processor.h"
 #include "broker/schedule/timer_message_service.h"
 #include "broker/topic_config_manager.h"
-#include "protocol/request_code.h"
 #include "protocol/system_topics.h"
-#include "remoting/remoting_server.h"
 #include "store/delay_level_table.h"
 
 namespace apogee::broker {
 
 namespace {
 
-// The services of the family, created on the first call and owned by the hooks.
+// The services of the family, created once and owned by the hooks.
 struct ScheduleServices {
   std::unique_ptr<DelayOffsetTable> offsets;
   std::unique_ptr<ScheduleMessageService> schedule;
@@ -88,12 +87,9 @@ void InstallServices(BrokerContext& context, env::Env* env) {
 
 }  // namespace
 
-void RegisterScheduleProcessors(BrokerContext& context, remoting::RemotingServer& server,
-                                env::Env* env) {
-  if (!context.IsFastServer(server)) InstallServices(context, env);
-  auto send_back = std::make_shared<SendMessageBackProcessor>(&context);
-  server.RegisterProcessor(protocol::request_code::kConsumerSendMsgBack, send_back,
-                           context.executors.send);
+void CreateScheduleProcessors(BrokerContext& context, BrokerProcessors* out, env::Env* env) {
+  InstallServices(context, env);
+  out->send_back = std::make_shared<SendMessageBackProcessor>(&context);
 }
 
 }  // namespace apogee::broker

@@ -2,14 +2,11 @@
 // delivers SCHEDULE_TOPIC_XXXX (delay levels, delayOffset.json) and the timer service for
 // arbitrary delivery times (5.x TIMER_* properties, __STARTDELIVERTIME).
 //
-// RegisterScheduleProcessors is called by BrokerController once per server (main, then fast),
-// after the client, send/pull and admin families. Services it creates are started and
-// stopped through BrokerContext start/shutdown hooks (added on the first call only).
+// CreateScheduleProcessors is called once by BrokerController, after the client, send/pull
+// and admin families. The services it creates are woken through
+// context.message_arriving_hook and started and stopped through the context's start /
+// shutdown hooks.
 #pragma once
-
-namespace apogee::remoting {
-class RemotingServer;
-}  // namespace apogee::remoting
 
 namespace apogee::env {
 class Env;
@@ -18,8 +15,8 @@ class Env;
 namespace apogee::broker {
 
 struct BrokerContext;
+struct BrokerProcessors;
 
-void RegisterScheduleProcessors(BrokerContext& context, remoting::RemotingServer& server,
-                                env::Env* env);
+void CreateScheduleProcessors(BrokerContext& context, BrokerProcessors* out, env::Env* env);
 
 }  // namespace apogee::broker

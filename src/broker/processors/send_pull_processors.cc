@@ -10,17 +10,14 @@
 #include "broker/stats/broker_stats_manager.h"
 #include "broker/processors/consumer_manage_processor.h"
 #include "broker/client/consumer_offset_manager.h"
+#include "broker/processors/processor_table.h"
 #include "broker/processors/pull_message_processor.h"
 #include "broker/longpolling/pull_request_hold_service.h"
 #include "broker/processors/send_message_processor.h"
 #include "env/env.h"
-#include "protocol/request_code.h"
-#include "remoting/remoting_server.h"
 #include "store/message_store.h"
 
 namespace apogee::broker {
-
-namespace req = protocol::request_code;
 
 namespace {
 
@@ -53,16 +50,10 @@ std::shared_ptr<PullRequestHoldService> CreateHoldService(BrokerContext& context
   return hold;
 }
 
-
 }  // namespace
 
-void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer& server) {
-  RegisterSendPullProcessors(context, server, env::Env::Default());
-}
-
-void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer& server,
-                                env::Env* env) {
-  if (!context.consumer_offset_manager) {
+void CreateSendPullProcessors(BrokerContext& context, BrokerProcessors* out, env::Env* env) {
+  {
     const auto settings = context.config->Get();
     auto offsets = std::make_shared<ConsumerOffsetManager>(
         env, settings->ConfigDir() + "/consumerOffset.json");
@@ -80,36 +71,11 @@ void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer
   }
 
   EnsureBrokerStats(context);
-  auto send = std::make_shared<SendMessageProcessor>(&context);
-  // Sends run inline on the connection's IO thread (no executor hop, issue 13) under every
-  // flush type and role: the put only copies into mapped memory and never waits for the
-  // disk or a slave. Under ASYNC_FLUSH the answer is queued with the other answers of the
-  // same read and written once; under SYNC_FLUSH / SYNC_MASTER it is sent from the group
-  // commit / replication callback once the bytes are durable / replicated, as before. (The
-  // send pool, sendMessageThreadPoolNums, serves CONSUMER_SEND_MSG_BACK.) Measured: SYNC_FLUSH
-  // publish with 256 in flight +20 % against the send pool (docs/benchmarks.md).
-  server.RegisterProcessor(req::kSendMessage, send, nullptr);
-  server.RegisterProcessor(req::kSendMessageV2, send, nullptr);
-  server.RegisterProcessor(req::kSendBatchMessage, send, nullptr);
-
-  auto manage = std::make_shared<ConsumerManageProcessor>(&context);
-  server.RegisterProcessor(req::kQueryConsumerOffset, manage, context.executors.consumer_manage);
-  server.RegisterProcessor(req::kUpdateConsumerOffset, manage, context.executors.consumer_manage);
-  // Java answers these from the admin (default) processor.
-  server.RegisterProcessor(req::kSearchOffsetByTimestamp, manage, context.executors.admin);
-  server.RegisterProcessor(req::kGetMaxOffset, manage, context.executors.admin);
-  server.RegisterProcessor(req::kGetMinOffset, manage, context.executors.admin);
-  server.RegisterProcessor(req::kGetEarliestMsgStoretime, manage, context.executors.admin);
-
-  if (!context.IsFastServer(server)) {
-    // Java has one main server. Should a second one be registered, its pulls are answered
-    // at once: the arrival hook already feeds the first one's hold service.
-    std::shared_ptr<PullRequestHoldService> hold =
-        context.message_arriving_hook ? nullptr : CreateHoldService(context);
-    auto pull = std::make_shared<PullMessageProcessor>(&context, std::move(hold));
-    server.RegisterProcessor(req::kPullMessage, pull, context.executors.pull);
-    server.RegisterProcessor(req::kLitePullMessage, pull, context.executors.pull);
-  }
+  out->send = std::make_shared<SendMessageProcessor>(&context);
+  out->consumer_manage = std::make_shared<ConsumerManageProcessor>(&context);
+  // Pulls are served by the main port only (processor_table.h); its hold service is the
+  // broker's one long-polling service.
+  out->pull = std::make_shared<PullMessageProcessor>(&context, CreateHoldService(context));
 }
 
 }  // namespace apogee::broker

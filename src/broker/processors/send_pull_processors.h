@@ -1,19 +1,15 @@
 // The send / pull request family: SEND_MESSAGE (10), SEND_MESSAGE_V2 (310),
 // SEND_BATCH_MESSAGE (320), PULL_MESSAGE (11), LITE_PULL_MESSAGE (361),
 // QUERY_CONSUMER_OFFSET (14), UPDATE_CONSUMER_OFFSET (15), SEARCH_OFFSET_BY_TIMESTAMP (29),
-// GET_MAX_OFFSET (30), GET_MIN_OFFSET (31), GET_EARLIEST_MSG_STORETIME (32).
+// GET_MAX_OFFSET (30), GET_MIN_OFFSET (31), GET_EARLIEST_MSG_STORETIME (32); which code goes
+// to which executor and port is in processor_table.cc.
 //
-// RegisterSendPullProcessors is called by BrokerController once per server (main, then
-// fast). The first call creates context.consumer_offset_manager (consumerOffset.json in
-// the config directory, loaded and periodically persisted through start hooks, persisted
-// again at shutdown) and, for the main server, the long-polling PullRequestHoldService,
-// which it wires to context.message_arriving_hook. Pulls are registered on the main server
-// only (Java's fast server has no pull processor).
+// CreateSendPullProcessors is called once by BrokerController. It creates
+// context.consumer_offset_manager (consumerOffset.json in the config directory, loaded and
+// periodically persisted through start hooks, persisted again at shutdown), the
+// long-polling PullRequestHoldService (wired to context.message_arriving_hook) and the
+// send, consumer-manage and pull processors.
 #pragma once
-
-namespace apogee::remoting {
-class RemotingServer;
-}  // namespace apogee::remoting
 
 namespace apogee::env {
 class Env;
@@ -22,12 +18,9 @@ class Env;
 namespace apogee::broker {
 
 struct BrokerContext;
+struct BrokerProcessors;
 
-void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer& server);
-
-// The same with the Env the consumer offsets are persisted through (tests use a MemEnv;
-// the plain form uses env::Env::Default()).
-void RegisterSendPullProcessors(BrokerContext& context, remoting::RemotingServer& server,
-                                env::Env* env);
+// `env` persists the consumer offsets (tests use a MemEnv).
+void CreateSendPullProcessors(BrokerContext& context, BrokerProcessors* out, env::Env* env);
 
 }  // namespace apogee::broker

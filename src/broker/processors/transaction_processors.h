@@ -1,24 +1,16 @@
 // The transaction family: END_TRANSACTION (37), the half / op topics and the check-back
 // service that sends CHECK_TRANSACTION_STATE to producers; also APOGEE_REDRIVE_DLQ_MESSAGE.
 //
-// RegisterTransactionProcessors is called by BrokerController once per server (main, then fast),
-// after the client, send/pull and admin families. Services it creates are started and
-// stopped through BrokerContext start/shutdown hooks (added on the first call only).
+// CreateTransactionProcessors is called once by BrokerController, after the client and
+// send/pull families (it uses their producer and offset managers). The check service is
+// started and stopped through the context's start / shutdown hooks.
 #pragma once
-
-namespace apogee::remoting {
-class RemotingServer;
-}  // namespace apogee::remoting
-
-namespace apogee::env {
-class Env;
-}  // namespace apogee::env
 
 namespace apogee::broker {
 
 struct BrokerContext;
+struct BrokerProcessors;
 
-void RegisterTransactionProcessors(BrokerContext& context, remoting::RemotingServer& server,
-                           env::Env* env);
+void CreateTransactionProcessors(BrokerContext& context, BrokerProcessors* out);
 
 }  // namespace apogee::broker

@@ -1,6 +1,6 @@
 // Shared fixture of the admin / query-message processor tests: the BrokerHarness of the
 // send / pull tests (MemEnv store, managers, context) with the client, send/pull and admin
-// families registered on a real loopback RemotingServer, as BrokerController does, and a
+// families applied to a real loopback RemotingServer through the table, as BrokerController does, and a
 // RemotingClient to call it.
 #pragma once
 
@@ -22,6 +22,7 @@
 #include "remoting/executor.h"
 #include "remoting/remoting_client.h"
 #include "remoting/remoting_server.h"
+#include "unit/broker/processors/table_test_util.h"
 #include "unit/broker/send_pull_test_util.h"
 #include "store/message_store.h"
 #include "store/put_status.h"
@@ -39,9 +40,11 @@ class AdminFixture : public ::testing::Test {
     ex.admin = std::make_shared<remoting::ThreadPoolExecutor>("admin", 2, 100);
     ex.query_message = std::make_shared<remoting::ThreadPoolExecutor>("query", 2, 100);
     ex.heartbeat = std::make_shared<remoting::ThreadPoolExecutor>("heartbeat", 1, 100);
-    RegisterClientProcessors(harness_.context, *server_);
-    RegisterSendPullProcessors(harness_.context, *server_, harness_.env.get());
-    RegisterAdminProcessors(harness_.context, *server_, harness_.env.get());
+    BrokerProcessors processors;
+    CreateClientProcessors(harness_.context, &processors);
+    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
+    CreateAdminProcessors(harness_.context, &processors, harness_.env.get());
+    ApplyTable(harness_.context, processors, *server_);
     EXPECT_TRUE(harness_.RunStartHooks().ok());
     EXPECT_TRUE(server_->Start().ok());
     client_.Start();

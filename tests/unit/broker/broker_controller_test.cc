@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "broker/broker_config.h"
+#include "broker/processors/processor_table.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
 #include "env/env.h"
@@ -126,6 +127,17 @@ TEST_F(BrokerControllerTest, StartsServesRegistersAndStopsCleanly) {
       EXPECT_EQ(res->code, resp::kRequestCodeNotSupported);
     }
 
+    // Pulls are served on the main port only (Java's fastRemotingServer has no pull
+    // processor); a send goes to either port.
+    auto pull = client.InvokeSync("127.0.0.1:" + std::to_string(controller.fast_port()),
+                                  RemotingCommand::MakeRequest(req::kPullMessage), 3s);
+    ASSERT_TRUE(pull.ok()) << pull.status().ToString();
+    EXPECT_EQ(pull->code, resp::kRequestCodeNotSupported);
+    pull = client.InvokeSync("127.0.0.1:" + std::to_string(controller.port()),
+                             RemotingCommand::MakeRequest(req::kPullMessage), 3s);
+    ASSERT_TRUE(pull.ok()) << pull.status().ToString();
+    EXPECT_NE(pull->code, resp::kRequestCodeNotSupported);
+
     // A topic change is registered at once (not after 30 s).
     protocol::TopicConfig t;
     t.topic_name = "Fresh";
@@ -203,6 +215,66 @@ TEST_F(BrokerControllerTest, SecondBrokerOnSameStoreIsRefused) {
   Status s = second.Initialize();
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("open message store"), std::string::npos) << s.ToString();
+}
+
+// The one table both ports are built from (processor_table.h): today's mapping of the
+// key codes to executors and ports, as Java's BrokerController.registerProcessor has it.
+TEST_F(BrokerControllerTest, ProcessorTableMapsKeyCodesToExecutorsAndPorts) {
+  auto check = [](BrokerController& controller) {
+    const ProcessorTable& table = controller.processor_table();
+    const BrokerExecutors& ex = controller.context().executors;
+    auto row = [&](int32_t code) {
+      const ProcessorRow* r = table.Find(code);
+      EXPECT_NE(r, nullptr) << code;
+      return r ? *r : ProcessorRow{};
+    };
+    for (int32_t code : {req::kSendMessage, req::kSendMessageV2, req::kSendBatchMessage}) {
+      EXPECT_EQ(row(code).executor, nullptr) << code;  // inline on the IO thread
+      EXPECT_EQ(row(code).ports, RowPorts::kMainAndFast) << code;
+      EXPECT_NE(row(code).handler, nullptr);
+    }
+    EXPECT_EQ(row(req::kSendMessage).handler, row(req::kSendBatchMessage).handler);
+    for (int32_t code : {req::kPullMessage, req::kLitePullMessage}) {
+      EXPECT_EQ(row(code).executor, ex.pull) << code;
+      EXPECT_EQ(row(code).ports, RowPorts::kMainOnly) << code;
+    }
+    EXPECT_EQ(row(req::kHeartBeat).executor, ex.heartbeat);
+    EXPECT_EQ(row(req::kHeartBeat).ports, RowPorts::kMainAndFast);
+    EXPECT_EQ(row(req::kUnregisterClient).executor, ex.client_manage);
+    EXPECT_EQ(row(req::kGetConsumerListByGroup).executor, ex.consumer_manage);
+    EXPECT_EQ(row(req::kUpdateConsumerOffset).executor, ex.consumer_manage);
+    EXPECT_EQ(row(req::kGetMaxOffset).executor, ex.admin);
+    EXPECT_EQ(row(req::kLockBatchMq).executor, ex.admin);
+    EXPECT_EQ(row(req::kGetBrokerRuntimeInfo).executor, ex.admin);
+    EXPECT_EQ(row(req::kQueryMessage).executor, ex.query_message);
+    EXPECT_EQ(row(req::kConsumerSendMsgBack).executor, ex.send);
+    EXPECT_EQ(row(req::kEndTransaction).executor, ex.send);
+    EXPECT_EQ(row(req::kApogeeRedriveDlqMessage).executor, ex.admin);
+    // No default processor: an unlisted code is REQUEST_CODE_NOT_SUPPORTED.
+    EXPECT_EQ(table.Find(9999), nullptr);
+    // The fast port serves every row but the two pulls.
+    size_t main_only = 0;
+    for (const ProcessorRow& r : table.rows()) {
+      EXPECT_NE(r.handler, nullptr) << r.request_code;
+      EXPECT_TRUE(ProcessorTable::Serves(r, ServerPort::kMain));
+      if (!ProcessorTable::Serves(r, ServerPort::kFast)) ++main_only;
+    }
+    EXPECT_EQ(main_only, 2u);
+    EXPECT_EQ(table.rows().size(), 43u);
+  };
+  {
+    auto config = Config("");
+    BrokerController controller(config.get(), env_.get());
+    ASSERT_TRUE(controller.Initialize().ok());
+    check(controller);
+  }
+  {
+    // SYNC_FLUSH: sends are inline too (answered from the group commit callback).
+    auto config = Config("", {{"flushDiskType", "SYNC_FLUSH"}, {"storePathRootDir", "/sync"}});
+    BrokerController controller(config.get(), env_.get());
+    ASSERT_TRUE(controller.Initialize().ok());
+    check(controller);
+  }
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "broker/processors/client_processors.h"
+#include "unit/broker/processors/table_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -104,6 +105,7 @@ class ClientProcessorsTest : public ::testing::Test {
     context_.scheduler = &scheduler_;
     context_.topic_config_manager = topics_.get();
     context_.subscription_group_manager = groups_.get();
+    CreateClientProcessors(context_, &processors_);
     server_ = StartServer();
     address_ = "127.0.0.1:" + std::to_string(server_->port());
     for (auto& hook : context_.start_hooks) ASSERT_TRUE(hook().ok());
@@ -120,7 +122,8 @@ class ClientProcessorsTest : public ::testing::Test {
     options.listen_host = "127.0.0.1";
     options.io_threads = 1;
     servers_.push_back(std::make_unique<remoting::RemotingServer>(options));
-    RegisterClientProcessors(context_, *servers_.back());
+    const ServerPort port = servers_.size() == 1 ? ServerPort::kMain : ServerPort::kFast;
+    BuildProcessorTable(processors_, context_.executors).ApplyTo(*servers_.back(), port);
     EXPECT_TRUE(servers_.back()->Start().ok());
     return servers_.back().get();
   }
@@ -145,17 +148,17 @@ class ClientProcessorsTest : public ::testing::Test {
   std::unique_ptr<TopicConfigManager> topics_;
   std::unique_ptr<SubscriptionGroupManager> groups_;
   BrokerContext context_;
+  BrokerProcessors processors_;
   std::vector<std::unique_ptr<remoting::RemotingServer>> servers_;
   remoting::RemotingServer* server_ = nullptr;
   std::string address_;
 };
 
-TEST_F(ClientProcessorsTest, CreatesTheManagersOnce) {
+TEST_F(ClientProcessorsTest, CreatesTheManagersOnceForBothPorts) {
   ASSERT_NE(context_.consumer_manager, nullptr);
   ASSERT_NE(context_.producer_manager, nullptr);
-  ConsumerManager* first = context_.consumer_manager.get();
-  StartServer();  // the fast server
-  EXPECT_EQ(context_.consumer_manager.get(), first);
+  ASSERT_NE(processors_.client_housekeeping, nullptr);
+  StartServer();  // the fast server: the same processors and housekeeping
   EXPECT_EQ(context_.start_hooks.size(), 1u);
   EXPECT_EQ(context_.shutdown_hooks.size(), 1u);
 }

@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "broker/processors/send_pull_processors.h"
+#include "unit/broker/processors/table_test_util.h"
 #include "message/message_id.h"
 #include "message/message_record.h"
 #include "protocol/request_code.h"
@@ -40,15 +41,14 @@ class ScheduleProcessorsTest : public ::testing::Test {
     options.io_threads = 1;
     main_ = std::make_unique<remoting::RemotingServer>(options);
     fast_ = std::make_unique<remoting::RemotingServer>(options);
-    harness_.context.fast_server = fast_.get();
     harness_.context.executors.send =
         std::make_shared<remoting::ThreadPoolExecutor>("send", 2, 100);
     harness_.context.executors.pull =
         std::make_shared<remoting::ThreadPoolExecutor>("pull", 2, 100);
-    for (remoting::RemotingServer* server : {main_.get(), fast_.get()}) {
-      RegisterSendPullProcessors(harness_.context, *server, harness_.env.get());
-      RegisterScheduleProcessors(harness_.context, *server, harness_.env.get());
-    }
+    BrokerProcessors processors;
+    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
+    CreateScheduleProcessors(harness_.context, &processors, harness_.env.get());
+    testing::ApplyTable(harness_.context, processors, *main_, fast_.get());
     EXPECT_TRUE(harness_.RunStartHooks().ok());
     EXPECT_TRUE(main_->Start().ok());
     EXPECT_TRUE(fast_->Start().ok());

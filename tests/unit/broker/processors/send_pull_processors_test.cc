@@ -7,6 +7,7 @@
 
 #include "broker/client/consumer_offset_manager.h"
 #include "broker/processors/pull_message_processor.h"
+#include "unit/broker/processors/table_test_util.h"
 #include "message/message_record.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/pull_sys_flag.h"
@@ -49,11 +50,11 @@ class SendPullProcessorsTest : public ::testing::Test {
     options.io_threads = 1;
     main_ = std::make_unique<remoting::RemotingServer>(options);
     fast_ = std::make_unique<remoting::RemotingServer>(options);
-    harness_.context.fast_server = fast_.get();
     harness_.context.executors.send = std::make_shared<remoting::ThreadPoolExecutor>("send", 2, 100);
     harness_.context.executors.pull = std::make_shared<remoting::ThreadPoolExecutor>("pull", 2, 100);
-    RegisterSendPullProcessors(harness_.context, *main_, harness_.env.get());
-    RegisterSendPullProcessors(harness_.context, *fast_, harness_.env.get());
+    BrokerProcessors processors;
+    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
+    table_ = testing::ApplyTable(harness_.context, processors, *main_, fast_.get());
     EXPECT_TRUE(harness_.RunStartHooks().ok());
     EXPECT_TRUE(main_->Start().ok());
     EXPECT_TRUE(fast_->Start().ok());
@@ -72,10 +73,15 @@ class SendPullProcessorsTest : public ::testing::Test {
   std::unique_ptr<remoting::RemotingServer> main_;
   std::unique_ptr<remoting::RemotingServer> fast_;
   remoting::RemotingClient client_;
+  ProcessorTable table_;
 };
 
 TEST_F(SendPullProcessorsTest, RegistersOnceAndWiresLongPolling) {
   ASSERT_NE(harness_.context.consumer_offset_manager, nullptr);
+  // Pulls are main-port only; sends and offsets are on both ports.
+  ASSERT_NE(table_.Find(req::kPullMessage), nullptr);
+  EXPECT_EQ(table_.Find(req::kPullMessage)->ports, RowPorts::kMainOnly);
+  EXPECT_EQ(table_.Find(req::kSendMessageV2)->ports, RowPorts::kMainAndFast);
   EXPECT_TRUE(static_cast<bool>(harness_.context.message_arriving_hook));
   EXPECT_EQ(harness_.context.start_hooks.size(), 3u);  // offsets + hold service + stats
   EXPECT_EQ(harness_.context.shutdown_hooks.size(), 3u);

@@ -4,6 +4,7 @@
 
 #include "broker/processors/client_processors.h"
 #include "broker/processors/send_pull_processors.h"
+#include "unit/broker/processors/table_test_util.h"
 #include "protocol/admin_headers.h"
 #include "protocol/request_code.h"
 #include "protocol/response_code.h"
@@ -28,16 +29,15 @@ class TransactionProcessorsTest : public ::testing::Test {
     options.io_threads = 1;
     main_ = std::make_unique<remoting::RemotingServer>(options);
     fast_ = std::make_unique<remoting::RemotingServer>(options);
-    harness_.context.fast_server = fast_.get();
     harness_.context.executors.send = std::make_shared<remoting::ThreadPoolExecutor>("send", 1, 10);
     harness_.context.executors.admin =
         std::make_shared<remoting::ThreadPoolExecutor>("admin", 1, 10);
     // The controller's order: clients and send / pull create the managers first.
-    for (auto* server : {main_.get(), fast_.get()}) {
-      RegisterClientProcessors(harness_.context, *server);
-      RegisterSendPullProcessors(harness_.context, *server, harness_.env.get());
-      RegisterTransactionProcessors(harness_.context, *server, harness_.env.get());
-    }
+    BrokerProcessors processors;
+    CreateClientProcessors(harness_.context, &processors);
+    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
+    CreateTransactionProcessors(harness_.context, &processors);
+    testing::ApplyTable(harness_.context, processors, *main_, fast_.get());
     EXPECT_TRUE(harness_.RunStartHooks().ok());
     EXPECT_TRUE(main_->Start().ok());
     EXPECT_TRUE(fast_->Start().ok());
@@ -83,23 +83,21 @@ TEST_F(TransactionProcessorsTest, BothServersAnswerTheFamilysCodes) {
   }
 }
 
-TEST(TransactionProcessorsRegisterTest, ASecondCallReusesTheFamily) {
+TEST(TransactionProcessorsCreateTest, OneCheckServiceServesBothPorts) {
   testing::BrokerHarness h;
-  remoting::RemotingServerOptions options;
-  options.listen_host = "127.0.0.1";
-  remoting::RemotingServer main(options);
-  remoting::RemotingServer fast(options);
-  h.context.fast_server = &fast;
-  RegisterClientProcessors(h.context, main);
-  RegisterSendPullProcessors(h.context, main, h.env.get());
+  BrokerProcessors processors;
+  CreateClientProcessors(h.context, &processors);
+  CreateSendPullProcessors(h.context, &processors, h.env.get());
   const size_t start_hooks = h.context.start_hooks.size();
   const size_t shutdown_hooks = h.context.shutdown_hooks.size();
-  RegisterTransactionProcessors(h.context, main, h.env.get());
-  EXPECT_EQ(h.context.start_hooks.size(), start_hooks + 1);
-  EXPECT_EQ(h.context.shutdown_hooks.size(), shutdown_hooks + 1);
-  RegisterTransactionProcessors(h.context, fast, h.env.get());
+  CreateTransactionProcessors(h.context, &processors);
   EXPECT_EQ(h.context.start_hooks.size(), start_hooks + 1) << "one check service per broker";
   EXPECT_EQ(h.context.shutdown_hooks.size(), shutdown_hooks + 1);
+  const ProcessorTable table = BuildProcessorTable(processors, h.context.executors);
+  for (int32_t code : {req::kEndTransaction, req::kApogeeRedriveDlqMessage}) {
+    ASSERT_NE(table.Find(code), nullptr) << code;
+    EXPECT_EQ(table.Find(code)->ports, RowPorts::kMainAndFast) << code;
+  }
 }
 
 }  // namespace
