@@ -278,6 +278,10 @@ ConfigTable BrokerConfig::BuildTable(BrokerSettings* s) {
       .Add("haNewSlaveFullCopy", &s->ha_new_slave_full_copy,
            "Apogee, master: a slave with an empty store gets every CommitLog file (Java: the "
            "last file only)")
+      .Add("haMaxConnections", &s->ha_max_connections,
+           "Apogee, master: HA connections served at once (each costs two threads); more are "
+           "closed at accept",
+           false, 1, 4096)
       .Add("slaveSynchronizeInterval", &s->slave_synchronize_interval,
            "Apogee, slave: ms between copies of topics, offsets, delay offsets and groups from "
            "the master",

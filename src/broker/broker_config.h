@@ -137,6 +137,7 @@ struct BrokerSettings {
   int64_t slave_timeout = 3000;
   // ---- Apogee HA keys (src/ha/README.md) ----
   bool ha_new_slave_full_copy = false;      // a fresh slave gets every file, not only the last
+  int32_t ha_max_connections = 16;          // Apogee: HA connections served at once
   int64_t slave_synchronize_interval = 60000;  // ms between a slave's metadata copies
   // An unmet flush or replica policy answers SYSTEM_ERROR (retried by Java producers)
   // instead of Java's "sent" FLUSH_DISK_TIMEOUT / FLUSH_SLAVE_TIMEOUT / SLAVE_NOT_AVAILABLE.

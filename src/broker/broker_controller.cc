@@ -62,6 +62,7 @@ ha::HaOptions MakeHaOptions(const BrokerSettings& s) {
   o.slave_timeout_ms = s.slave_timeout;
   o.commit_log_file_size = s.store.mapped_file_size_commit_log;
   o.new_slave_full_copy = s.ha_new_slave_full_copy;
+  o.max_connections = s.ha_max_connections;
   return o;
 }
 

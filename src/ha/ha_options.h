@@ -19,6 +19,11 @@ struct HaOptions {
   int64_t heartbeat_interval_ms = 5000;
   // haHousekeepingInterval: a connection silent this long is dropped.
   int64_t housekeeping_interval_ms = 20000;
+  // haMaxConnections (Apogee; Java has no cap): connections the master serves at once. Each
+  // costs two threads until it closes or haHousekeepingInterval passes in silence, so a
+  // client that opens connections in a loop could otherwise exhaust the broker's threads.
+  // A connection past the cap is closed at once (logged, counted). A master has a few slaves.
+  int32_t max_connections = 16;
   // haTransferBatchSize: the largest frame body.
   int32_t transfer_batch_size = 32768;
   // haSlaveFallbehindMax: SYNC_MASTER puts answer SLAVE_NOT_AVAILABLE past this lag.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -92,6 +93,16 @@ void HaService::Shutdown() {
 uint16_t HaService::port() const { return listener_.valid() ? listener_.local_port() : 0; }
 
 void HaService::Accepted(BlockingSocket socket) {
+  // Before a connection gets its two threads: past the cap it is closed (the socket's
+  // destructor) and counted; the log line repeats only every 1,000 refusals.
+  if (connection_count() >= static_cast<size_t>(std::max(1, options_.max_connections))) {
+    const uint64_t refused = ++refused_;
+    if (refused % 1000 == 1) {
+      Log()->warn("HA connection refused: {} open (haMaxConnections); {} refused so far",
+                  options_.max_connections, refused);
+    }
+    return;
+  }
   HaConnection::Callbacks callbacks;
   callbacks.on_ack = [this](int64_t ack) { transfer_.OnAck(ack); };
   callbacks.on_error = [this](const std::string& problem) {

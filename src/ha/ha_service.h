@@ -61,6 +61,8 @@ class HaService {
 
   int64_t push_to_slave_max_offset() const { return transfer_.acked_offset(); }
   size_t connection_count() const;
+  // Connections closed at accept because haMaxConnections were open.
+  uint64_t refused_connections() const { return refused_.load(); }
   std::vector<SlaveInfo> Slaves() const;
   // The problems that stopped replication to some slave (divergence, lost resume point),
   // newest last; empty when none.
@@ -81,6 +83,7 @@ class HaService {
   bool allow_plain_ = true;
   std::unique_ptr<AcceptService> acceptor_;
   std::atomic<bool> closing_{false};
+  std::atomic<uint64_t> refused_{0};
 
   mutable std::mutex mu_;
   std::vector<std::unique_ptr<HaConnection>> connections_;  // guarded by mu_

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <future>
 #include <string>
+#include <thread>
 
 #include "ha/blocking_socket.h"
 #include "ha/ha_format.h"
@@ -200,6 +201,47 @@ TEST_F(HaServiceTest, SlaveTooFarBehindIsNotAvailable) {
   WriteRecords(&master_, 5);  // ~5 KiB past the slave's ack of 0
   EXPECT_FALSE(service_->IsSlaveOk(master_.MaxPhyOffset()));
   EXPECT_EQ(WaitForAll(), store::PutStatus::kSlaveNotAvailable);
+}
+
+// A client that opens connections in a loop must not cost the broker two threads each: past
+// haMaxConnections the master closes the new connection at once and serves the others.
+TEST_F(HaServiceTest, ConnectionsPastTheCapAreClosedAndTheOthersServed) {
+  HaOptions options = FastOptions();
+  options.max_connections = 2;
+  StartMaster(options);
+  WriteRecords(&master_, 3);
+  auto wait_for_count = [this](size_t n) {
+    for (int i = 0; i < 100 && service_->connection_count() != n; ++i) {
+      std::this_thread::sleep_for(50ms);
+    }
+    return service_->connection_count();
+  };
+  auto first = std::make_unique<FakeSlave>(service_->port());
+  FakeSlave second(service_->port());
+  first->Report(0);
+  second.Report(0);
+  ASSERT_EQ(wait_for_count(2), 2u);
+
+  FakeSlave third(service_->port());
+  char byte;
+  Result<size_t> r = third.socket().ReadSome(&byte, 1, 5s);
+  ASSERT_FALSE(r.ok()) << "the third connection got bytes";
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable) << r.status().ToString();
+  EXPECT_EQ(service_->refused_connections(), 1u);
+  EXPECT_EQ(service_->connection_count(), 2u);
+
+  // The two within the cap are still served.
+  TransferHeader h;
+  std::string body;
+  ASSERT_TRUE(second.ReadFrame(&h, &body));
+
+  // Once one leaves, a new one is served again.
+  first.reset();
+  ASSERT_EQ(wait_for_count(1), 1u);
+  FakeSlave fourth(service_->port());
+  fourth.Report(0);
+  ASSERT_TRUE(fourth.ReadFrame(&h, &body));
+  EXPECT_EQ(service_->refused_connections(), 1u);
 }
 
 TEST_F(HaServiceTest, ListenFailureNamesTheAddress) {
