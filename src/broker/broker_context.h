@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "broker/message_arrival_observers.h"
 
 namespace apogee {
 class Scheduler;  // base/scheduler.h
@@ -39,7 +40,6 @@ class PromWriter;
 
 namespace apogee::remoting {
 class Executor;
-class RemotingServer;
 }  // namespace apogee::remoting
 
 namespace apogee::broker {
@@ -65,10 +65,6 @@ struct BrokerExecutors {
   std::shared_ptr<remoting::Executor> consumer_manage;  // offsets, consumer list, locks
 };
 
-// Called on the store's reput thread after new messages of a queue were dispatched.
-using MessageArrivingHook =
-    std::function<void(std::string_view topic, int32_t queue_id, int64_t next_queue_offset)>;
-
 struct BrokerContext {
   // ---- owned by brokercore; never null once the context is handed out ----
   BrokerConfig* config = nullptr;  // BrokerSettings incl. store::StoreConfig (broker_config.h)
@@ -84,7 +80,8 @@ struct BrokerContext {
   std::shared_ptr<ConsumerOffsetManager> consumer_offset_manager;
   std::shared_ptr<ConsumerManager> consumer_manager;
   std::shared_ptr<ProducerManager> producer_manager;
-  // Runtime statistics (EnsureBrokerStats), created by the first family that counts.
+  // Runtime statistics: created once by the controller before the families, started and
+  // stopped by it. Null in unit tests that count nothing (the recorders are null-safe).
   std::shared_ptr<BrokerStatsManager> stats;
 
   // "brokerIP1:listenPort": the address registered with the NameServers and the store
@@ -95,14 +92,10 @@ struct BrokerContext {
 
   BrokerExecutors executors;
 
-  // The fast ("VIP") server, listenPort - 2 (set by the controller; what it serves is
-  // decided by the ProcessorTable rows, not by comparing against this pointer).
-  const remoting::RemotingServer* fast_server = nullptr;
-  bool IsFastServer(const remoting::RemotingServer& server) const { return &server == fast_server; }
-
-  // Set by sendpull (the long-polling hold service) in CreateSendPullProcessors; the
-  // schedule family chains its wake-ups after it; the controller forwards arrivals here.
-  MessageArrivingHook message_arriving_hook;
+  // Who is told about new messages (message_arrival_observers.h): the controller forwards
+  // the store's arrivals here; the long-polling hold service, then the delay and timer
+  // services listen, in that order.
+  MessageArrivalObservers arrival_observers;
 
   // Extra Prometheus families for /metrics (HA lag, recovery, ...), added by the parts
   // that own the data during set-up; called on the metrics HTTP thread.

@@ -14,6 +14,7 @@
 #include "metrics/exposition.h"
 #include "broker/processors/admin_processors.h"
 #include "broker/stats/broker_metrics.h"
+#include "broker/stats/broker_stats_manager.h"
 #include "broker/stats/rpc_latency.h"
 #include "broker/broker_config.h"
 #include "broker/broker_outer_api.h"
@@ -171,6 +172,9 @@ class BrokerController::Impl {
   // the managers an earlier one created); the one table (processor_table.cc) says which
   // code each port serves with which executor.
   ProcessorTable BuildProcessors() {
+    // One statistics object for the whole broker, counted by the send and pull paths and
+    // read by the admin family and the metrics exporter.
+    context_.stats = std::make_shared<BrokerStatsManager>(Clock::Real());
     BrokerProcessors processors;
     CreateClientProcessors(context_, &processors);
     CreateSendPullProcessors(context_, &processors, env_);
@@ -207,7 +211,7 @@ class BrokerController::Impl {
                  std::max<int64_t>(0, max - std::max<int64_t>(0, slave.ack_offset)));
       }
     });
-    RegisterMetricsExporter(context_, env_);
+    RegisterMetricsExporter(context_, context_.stats, env_);
   }
 
   BrokerConfig* config_;
@@ -351,7 +355,6 @@ Status BrokerController::Impl::Initialize() {
   // (serverSelectorThreads, one per core by default) instead of idling on threads of their own.
   options.share_io_threads_with = server_.get();
   fast_server_ = std::make_unique<remoting::RemotingServer>(options);
-  context_.fast_server = fast_server_.get();
   APOGEE_RETURN_IF_ERROR(InitializeAcl(*s));
 
   context_.register_broker_all_now = [this] { RequestRegisterNow(); };
@@ -370,13 +373,12 @@ Status BrokerController::Impl::Initialize() {
   processor_table_.ApplyTo(*fast_server_, ServerPort::kFast);
   RegisterMetrics();
 
-  // Long polling: the store reports arrivals on its reput thread; the pull family's hold
-  // service (created with the processors above) answers the parked pulls.
+  // The store reports arrivals on its reput thread; the observers (the long-polling hold
+  // service, the delay and timer services, added with the processors above) hear them in
+  // the order added.
   store_->SetMessageArrivingListener(
       [this](std::string_view topic, int32_t queue_id, int64_t next_offset) {
-        if (context_.message_arriving_hook) {
-          context_.message_arriving_hook(topic, queue_id, next_offset);
-        }
+        context_.arrival_observers.Notify(topic, queue_id, next_offset);
         // New records: wake the HA writers instead of letting them sleep out their 100 ms.
         if (ha_service_) ha_service_->NotifyTransfer();
       });
@@ -392,6 +394,7 @@ Status BrokerController::Impl::Initialize() {
 Status BrokerController::Impl::Start() {
   if (!initialized_) return Status::Aborted("BrokerController::Start before Initialize");
   APOGEE_RETURN_IF_ERROR(store_->Start());
+  context_.stats->Start(scheduler_);
   for (const auto& hook : context_.start_hooks) APOGEE_RETURN_IF_ERROR(hook());
 
   Status s = server_->Start();
@@ -591,6 +594,7 @@ void BrokerController::Impl::Shutdown() {
   for (auto it = context_.shutdown_hooks.rbegin(); it != context_.shutdown_hooks.rend(); ++it) {
     (*it)();
   }
+  if (context_.stats) context_.stats->Shutdown();
   if (topics_ && initialized_) {
     Status s = topics_->Persist();
     if (!s.ok()) Log()->error("persist topics at shutdown failed: {}", s.ToString());

@@ -3,8 +3,8 @@
 // the codes, processor_table.cc for executors and ports.
 //
 // CreateAdminProcessors is called once by BrokerController, after the client and send/pull
-// families, so the consumer, producer and offset managers exist. It also creates the
-// runtime statistics when no family did (EnsureBrokerStats).
+// families, so the consumer, producer and offset managers exist. It reads the runtime
+// statistics the controller created (context.stats).
 #pragma once
 
 namespace apogee::env {

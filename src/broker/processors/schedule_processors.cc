@@ -48,22 +48,22 @@ void InstallServices(BrokerContext& context, env::Env* env) {
       context.store, env, settings->ConfigDir() + "/timerOffset.json",
       settings->flush_delay_offset_interval);
 
-  // Wake the services when their topics get new messages; keep feeding whoever was
-  // hooked before (the long-polling hold service).
-  MessageArrivingHook previous = std::move(context.message_arriving_hook);
-  context.message_arriving_hook =
-      [weak = std::weak_ptr<ScheduleServices>(services), previous = std::move(previous)](
-          std::string_view topic, int32_t queue_id, int64_t next_queue_offset) {
-        if (previous) previous(topic, queue_id, next_queue_offset);
-        if (topic != protocol::kScheduleTopic && topic != protocol::kTimerTopic) return;
-        if (auto s = weak.lock()) {
-          if (topic == protocol::kScheduleTopic) {
-            s->schedule->NotifyArrival();
-          } else {
-            s->timer->NotifyArrival();
-          }
-        }
-      };
+  // Wake the services when their topics get new messages (after the long-polling hold
+  // service, which the send/pull family added first).
+  context.arrival_observers.Add(
+      "ScheduleMessageService",
+      [weak = std::weak_ptr<ScheduleServices>(services)](std::string_view topic, int32_t,
+                                                         int64_t) {
+        if (topic != protocol::kScheduleTopic) return;
+        if (auto s = weak.lock()) s->schedule->NotifyArrival();
+      });
+  context.arrival_observers.Add(
+      "TimerMessageService",
+      [weak = std::weak_ptr<ScheduleServices>(services)](std::string_view topic, int32_t,
+                                                         int64_t) {
+        if (topic != protocol::kTimerTopic) return;
+        if (auto s = weak.lock()) s->timer->NotifyArrival();
+      });
 
   // Delivery is a master's job: a slave's delay offsets come from its master (issue #6).
   const bool slave = settings->IsSlave();

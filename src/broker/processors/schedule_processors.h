@@ -4,7 +4,7 @@
 //
 // CreateScheduleProcessors is called once by BrokerController, after the client, send/pull
 // and admin families. The services it creates are woken through
-// context.message_arriving_hook and started and stopped through the context's start /
+// context.arrival_observers and started and stopped through the context's start /
 // shutdown hooks.
 #pragma once
 

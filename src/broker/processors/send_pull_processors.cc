@@ -7,7 +7,6 @@
 #include "base/logging.h"
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
-#include "broker/stats/broker_stats_manager.h"
 #include "broker/processors/consumer_manage_processor.h"
 #include "broker/client/consumer_offset_manager.h"
 #include "broker/processors/processor_table.h"
@@ -22,7 +21,7 @@ namespace apogee::broker {
 namespace {
 
 // The long-polling service of the main server, fed by the store's arrival notifications
-// through the context's hook and started / stopped with the broker.
+// through the context's arrival observers and started / stopped with the broker.
 std::shared_ptr<PullRequestHoldService> CreateHoldService(BrokerContext& context) {
   const auto settings = context.config->Get();
   PullRequestHoldOptions options;
@@ -37,11 +36,12 @@ std::shared_ptr<PullRequestHoldService> CreateHoldService(BrokerContext& context
         return store->GetMaxOffsetInQueue(topic, queue_id);
       },
       context.executors.pull, options);
-  context.message_arriving_hook = [weak = std::weak_ptr<PullRequestHoldService>(hold)](
-                                      std::string_view topic, int32_t queue_id,
-                                      int64_t next_queue_offset) {
-    if (auto h = weak.lock()) h->NotifyMessageArriving(topic, queue_id, next_queue_offset);
-  };
+  context.arrival_observers.Add(
+      "PullRequestHoldService",
+      [weak = std::weak_ptr<PullRequestHoldService>(hold)](
+          std::string_view topic, int32_t queue_id, int64_t next_queue_offset) {
+        if (auto h = weak.lock()) h->NotifyMessageArriving(topic, queue_id, next_queue_offset);
+      });
   context.AddStartHook([hold] {
     hold->Start();
     return Status::OK();
@@ -70,7 +70,6 @@ void CreateSendPullProcessors(BrokerContext& context, BrokerProcessors* out, env
     });
   }
 
-  EnsureBrokerStats(context);
   out->send = std::make_shared<SendMessageProcessor>(&context);
   out->consumer_manage = std::make_shared<ConsumerManageProcessor>(&context);
   // Pulls are served by the main port only (processor_table.h); its hold service is the

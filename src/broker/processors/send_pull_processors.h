@@ -7,7 +7,7 @@
 // CreateSendPullProcessors is called once by BrokerController. It creates
 // context.consumer_offset_manager (consumerOffset.json in the config directory, loaded and
 // periodically persisted through start hooks, persisted again at shutdown), the
-// long-polling PullRequestHoldService (wired to context.message_arriving_hook) and the
+// long-polling PullRequestHoldService (added to context.arrival_observers) and the
 // send, consumer-manage and pull processors.
 #pragma once
 

@@ -263,13 +263,13 @@ std::string RenderBrokerMetrics(const BrokerContext& context, const BrokerStatsM
   return out;
 }
 
-void RegisterMetricsExporter(BrokerContext& context, env::Env* env) {
+void RegisterMetricsExporter(BrokerContext& context, std::shared_ptr<BrokerStatsManager> stats,
+                             env::Env* env) {
   const auto settings = context.config->Get();
   if (settings->metrics_exporter_type != "PROM") return;
-  BrokerStatsManager* stats = EnsureBrokerStats(context);
   const BrokerContext* ctx = &context;
   auto server = std::make_shared<metrics::HttpServer>(
-      [ctx, stats, env](const metrics::HttpRequest& request) {
+      [ctx, stats = std::move(stats), env](const metrics::HttpRequest& request) {
         if (request.method != "GET" || (request.target != "/metrics" && !request.target.starts_with("/metrics?"))) {
           return metrics::HttpResponse{404, "text/plain; charset=utf-8", "only GET /metrics is served here\n"};
         }

@@ -7,6 +7,7 @@
 // never takes the store's put lock, so a scrape does not block the send path.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "metrics/exposition.h"
@@ -40,6 +41,8 @@ std::string RenderBrokerMetrics(const BrokerContext& context, const BrokerStatsM
 // With metricsExporterType=PROM: an HTTP server on metricsPromExporterHost (default
 // brokerIP1) : metricsPromExporterPort serving GET /metrics, started and stopped through
 // the context's hooks (a busy port fails the broker's start, naming it). No-op otherwise.
-void RegisterMetricsExporter(BrokerContext& context, env::Env* env);
+// `stats` is the broker's one statistics object (the controller's); never null.
+void RegisterMetricsExporter(BrokerContext& context, std::shared_ptr<BrokerStatsManager> stats,
+                             env::Env* env);
 
 }  // namespace apogee::broker

@@ -217,17 +217,4 @@ void RecordGet(const BrokerContext& context, std::string_view topic, std::string
   if (context.stats) context.stats->OnGet(topic, group, found, msgs, bytes);
 }
 
-BrokerStatsManager* EnsureBrokerStats(BrokerContext& context) {
-  if (!context.stats) {
-    auto stats = std::make_shared<BrokerStatsManager>(Clock::Real());
-    context.stats = stats;
-    context.AddStartHook([stats, ctx = &context] {
-      stats->Start(ctx->scheduler);
-      return Status::OK();
-    });
-    context.AddShutdownHook([stats] { stats->Shutdown(); });
-  }
-  return context.stats.get();
-}
-
 }  // namespace apogee::broker

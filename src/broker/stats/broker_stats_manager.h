@@ -179,8 +179,4 @@ PutRecorder BeginPut(const BrokerContext& context, std::string_view topic);
 void RecordGet(const BrokerContext& context, std::string_view topic, std::string_view group,
                bool found, int32_t msgs, int64_t bytes);
 
-// The context's statistics, created (with their sampler started and stopped by the
-// context's hooks) by the first Register* call that asks; null-safe callers may skip it.
-BrokerStatsManager* EnsureBrokerStats(BrokerContext& context);
-
 }  // namespace apogee::broker

@@ -18,6 +18,7 @@
 #include "base/scheduler.h"
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
+#include "broker/stats/broker_stats_manager.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
 #include "env/env.h"
@@ -116,11 +117,13 @@ class BrokerHarness {
     context.topic_config_manager = topics.get();
     context.subscription_group_manager = groups.get();
     context.broker_addr = "127.0.0.1:10911";
-    // The controller forwards the store's arrivals to whatever the hook is then.
+    // As the controller: one statistics object, made before the families.
+    context.stats = std::make_shared<BrokerStatsManager>(Clock::Real());
+    // The controller forwards the store's arrivals to the observer list.
     BrokerContext* ctx = &context;
     store->SetMessageArrivingListener(
         [ctx](std::string_view topic, int32_t queue_id, int64_t next) {
-          if (ctx->message_arriving_hook) ctx->message_arriving_hook(topic, queue_id, next);
+          ctx->arrival_observers.Notify(topic, queue_id, next);
         });
     EXPECT_TRUE(store->Start().ok());
   }
@@ -128,9 +131,11 @@ class BrokerHarness {
     for (auto it = context.shutdown_hooks.rbegin(); it != context.shutdown_hooks.rend(); ++it) {
       (*it)();
     }
+    context.stats->Shutdown();
     store->Shutdown();
   }
   Status RunStartHooks() {
+    context.stats->Start(&scheduler);
     for (auto& hook : context.start_hooks) APOGEE_RETURN_IF_ERROR(hook());
     return Status::OK();
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <mutex>
 
 #include "broker/client/consumer_manager.h"
 #include "broker/client/consumer_offset_manager.h"
@@ -65,17 +66,29 @@ class PullMessageProcessorTest : public ::testing::Test {
         Clock::Real(),
         [this](std::string_view t, int32_t q) { return harness_.store->GetMaxOffsetInQueue(t, q); },
         nullptr);
-    harness_.context.message_arriving_hook = [this](std::string_view t, int32_t q, int64_t n) {
-      hold_->NotifyMessageArriving(t, q, n);
-    };
+    // Whatever hold_ is at the time (a test swaps in one with a full pool).
+    harness_.context.arrival_observers.Add(
+        "PullRequestHoldService", [this](std::string_view t, int32_t q, int64_t n) {
+          if (std::shared_ptr<PullRequestHoldService> h = CurrentHold()) {
+            h->NotifyMessageArriving(t, q, n);
+          }
+        });
     harness_.context.consumer_offset_manager =
         std::make_shared<ConsumerOffsetManager>(harness_.env.get(), "/store/config/co.json");
     processor_ = std::make_shared<PullMessageProcessor>(&harness_.context, hold_);
     harness_.AddTopic("T", 2);
   }
-  ~PullMessageProcessorTest() override {
-    harness_.context.message_arriving_hook = nullptr;
-    hold_->Shutdown();
+  ~PullMessageProcessorTest() override { SetHold(nullptr)->Shutdown(); }
+
+  std::shared_ptr<PullRequestHoldService> CurrentHold() {
+    std::lock_guard<std::mutex> lock(hold_mu_);
+    return hold_;
+  }
+  // Returns the previous one.
+  std::shared_ptr<PullRequestHoldService> SetHold(std::shared_ptr<PullRequestHoldService> hold) {
+    std::lock_guard<std::mutex> lock(hold_mu_);
+    std::swap(hold, hold_);
+    return hold;
   }
 
   void Send(int32_t queue_id, const std::string& body, const std::string& tags = "") {
@@ -94,6 +107,7 @@ class PullMessageProcessorTest : public ::testing::Test {
 
   BrokerHarness harness_;
   SendMessageProcessor sender_;
+  std::mutex hold_mu_;  // guards hold_ against the reput thread's reads while a test swaps it
   std::shared_ptr<PullRequestHoldService> hold_;
   std::shared_ptr<PullMessageProcessor> processor_;
 };
@@ -203,11 +217,13 @@ TEST_F(PullMessageProcessorTest, WokenPullWithTheFullPullPoolIsAnsweredSystemBus
   }));
   started.get_future().wait();
   ASSERT_TRUE(executor->TryExecute([] {}));
-  hold_->Shutdown();
-  hold_ = std::make_shared<PullRequestHoldService>(
-      Clock::Real(),
-      [this](std::string_view t, int32_t q) { return harness_.store->GetMaxOffsetInQueue(t, q); },
-      executor);
+  SetHold(std::make_shared<PullRequestHoldService>(
+              Clock::Real(),
+              [this](std::string_view t, int32_t q) {
+                return harness_.store->GetMaxOffsetInQueue(t, q);
+              },
+              executor))
+      ->Shutdown();
   processor_ = std::make_shared<PullMessageProcessor>(&harness_.context, hold_);
 
   auto channel = std::make_shared<FakeChannel>();

@@ -79,10 +79,13 @@ class ScheduleProcessorsTest : public ::testing::Test {
 };
 
 TEST_F(ScheduleProcessorsTest, InstallsTheServicesOnceAndKeepsLongPollingHooked) {
-  // send/pull: offsets + hold service + runtime stats; schedule: one start and one shutdown hook.
-  EXPECT_EQ(harness_.context.start_hooks.size(), 4u);
-  EXPECT_EQ(harness_.context.shutdown_hooks.size(), 4u);
-  EXPECT_TRUE(static_cast<bool>(harness_.context.message_arriving_hook));
+  // send/pull: offsets + hold service; schedule: one start and one shutdown hook.
+  EXPECT_EQ(harness_.context.start_hooks.size(), 3u);
+  EXPECT_EQ(harness_.context.shutdown_hooks.size(), 3u);
+  // Long polling hears arrivals first, then the delay and timer services.
+  EXPECT_EQ(harness_.context.arrival_observers.Names(),
+            (std::vector<std::string>{"PullRequestHoldService", "ScheduleMessageService",
+                                      "TimerMessageService"}));
 }
 
 TEST_F(ScheduleProcessorsTest, DelayedMessageArrivesAfterItsDelayNotBefore) {

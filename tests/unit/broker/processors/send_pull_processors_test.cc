@@ -82,9 +82,10 @@ TEST_F(SendPullProcessorsTest, RegistersOnceAndWiresLongPolling) {
   ASSERT_NE(table_.Find(req::kPullMessage), nullptr);
   EXPECT_EQ(table_.Find(req::kPullMessage)->ports, RowPorts::kMainOnly);
   EXPECT_EQ(table_.Find(req::kSendMessageV2)->ports, RowPorts::kMainAndFast);
-  EXPECT_TRUE(static_cast<bool>(harness_.context.message_arriving_hook));
-  EXPECT_EQ(harness_.context.start_hooks.size(), 3u);  // offsets + hold service + stats
-  EXPECT_EQ(harness_.context.shutdown_hooks.size(), 3u);
+  EXPECT_EQ(harness_.context.arrival_observers.Names(),
+            std::vector<std::string>{"PullRequestHoldService"});
+  EXPECT_EQ(harness_.context.start_hooks.size(), 2u);  // offsets + hold service
+  EXPECT_EQ(harness_.context.shutdown_hooks.size(), 2u);
 }
 
 TEST_F(SendPullProcessorsTest, SendThenLongPollOverTheWire) {

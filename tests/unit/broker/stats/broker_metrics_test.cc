@@ -23,7 +23,7 @@ bool Has(const std::string& text, const std::string& pattern) {
 
 TEST(BrokerMetricsTest, ScrapeShowsWhatWasSentAndTheLag) {
   testing::BrokerHarness harness;
-  BrokerStatsManager* stats = EnsureBrokerStats(harness.context);
+  BrokerStatsManager* stats = harness.context.stats.get();
   harness.AddTopic("MetricsTopic", 2);
   SendMessageProcessor send(&harness.context);
   for (int i = 0; i < 3; ++i) {
@@ -125,7 +125,7 @@ TEST(BrokerMetricsTest, DeadLetterPutsAreCountedPerGroup) {
 TEST(BrokerMetricsTest, ExporterServesMetricsOnlyWhenEnabled) {
   testing::BrokerHarness harness;
   const size_t hooks = harness.context.start_hooks.size();
-  RegisterMetricsExporter(harness.context, harness.env.get());  // DISABLE by default
+  RegisterMetricsExporter(harness.context, harness.context.stats, harness.env.get());  // DISABLE by default
   EXPECT_EQ(harness.context.start_hooks.size(), hooks);
 
   Status refused = harness.config->ApplyProperties({{"metricsExporterType", "OTLP_GRPC"}});
@@ -138,7 +138,7 @@ TEST(BrokerMetricsTest, ExporterServesMetricsOnlyWhenEnabled) {
                                      {"metricsPromExporterHost", "127.0.0.1"},
                                      {"metricsPromExporterPort", std::to_string(port)}})
                   .ok());
-  RegisterMetricsExporter(harness.context, harness.env.get());
+  RegisterMetricsExporter(harness.context, harness.context.stats, harness.env.get());
   ASSERT_TRUE(harness.RunStartHooks().ok());
   auto scrape = apogee::testing::HttpGet(port, "/metrics");
   EXPECT_EQ(scrape.status, 200);

@@ -147,16 +147,5 @@ TEST(BrokerStatsManagerTest, ManyKeysAndConcurrentWritersLoseNothing) {
   EXPECT_EQ(stats.puts().total(), kThreads * kTopics);
 }
 
-TEST(BrokerStatsManagerTest, EnsureBrokerStatsCreatesOnceWithHooks) {
-  testing::BrokerHarness harness;
-  const size_t starts = harness.context.start_hooks.size();
-  BrokerStatsManager* first = EnsureBrokerStats(harness.context);
-  ASSERT_NE(first, nullptr);
-  EXPECT_EQ(EnsureBrokerStats(harness.context), first);
-  EXPECT_EQ(harness.context.start_hooks.size(), starts + 1);
-  EXPECT_TRUE(harness.context.start_hooks.back()().ok());  // starts the sampler
-  first->Shutdown();
-}
-
 }  // namespace
 }  // namespace apogee::broker
