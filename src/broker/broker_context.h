@@ -1,19 +1,16 @@
-// BrokerContext: what every processor family of the broker may reach (Java's
-// BrokerController getters, narrowed). BrokerController builds one, fills it, hands it
-// once to CreateClientProcessors, CreateSendPullProcessors, CreateAdminProcessors,
+// BrokerContext: what the processors of the broker may reach (Java's BrokerController
+// getters, narrowed). BrokerController fills it, builds the statistics and the services
+// (broker_services.h, which publish the shared managers here), hands it to
+// CreateClientProcessors, CreateSendPullProcessors, CreateAdminProcessors,
 // CreateScheduleProcessors and CreateTransactionProcessors (in that order), applies the
 // one ProcessorTable (processors/processor_table.h) to both servers, then starts them.
 //
-// Ownership: the controller owns the context and everything its plain pointers point to.
-// The managers of the other families (ConsumerOffsetManager from sendpull,
-// ConsumerManager / ProducerManager from clients) are created by their owners inside
-// their Create* function (called once) and kept alive by the shared_ptr here; their
-// periodic persistence and shutdown go through AddStartHook / AddShutdownHook, so the
-// controller needs none of their headers.
+// Ownership: the controller owns the context, everything its plain pointers point to and
+// the services; the shared_ptrs here share the services' managers.
 //
 // Thread-safety: the fields are set before any server starts and are read-only
-// afterwards; the objects they point to are thread-safe themselves. Hooks may only be
-// added during Create* calls.
+// afterwards; the objects they point to are thread-safe themselves. Hooks and arrival
+// observers may only be added during set-up.
 #pragma once
 
 #include <cstdint>
@@ -72,11 +69,11 @@ struct BrokerContext {
   TopicConfigManager* topic_config_manager = nullptr;
   SubscriptionGroupManager* subscription_group_manager = nullptr;
   // The broker's periodic jobs (housekeeping, offset flush, statistics, transaction check):
-  // its lanes are the only threads they get. The families schedule in their start hooks
-  // and cancel in their shutdown hooks.
+  // its lanes are the only threads they get. BrokerServices schedules them in Start and
+  // cancels them in Shutdown.
   Scheduler* scheduler = nullptr;
 
-  // ---- created by the other families in their Create* function (null until then) ----
+  // ---- built by BrokerServices::Build (null until then) ----
   std::shared_ptr<ConsumerOffsetManager> consumer_offset_manager;
   std::shared_ptr<ConsumerManager> consumer_manager;
   std::shared_ptr<ProducerManager> producer_manager;
@@ -119,11 +116,11 @@ struct BrokerContext {
   // null without etcd.
   const FailoverCoordinator* failover = nullptr;
 
-  // Lifecycle of the other families' components. Start hooks run after the managers
-  // are loaded and the store is started, before the servers accept connections, in
-  // the order added; a failing hook stops start-up with its Status. Shutdown hooks run
-  // after the servers stopped accepting and before the store shuts down, in reverse
-  // order (persist offsets there).
+  // Lifecycle of optional parts outside BrokerServices (today only the Prometheus
+  // exporter, stats/broker_metrics.h). Start hooks run after BrokerServices::Start,
+  // before the servers accept connections, in the order added; a failing hook stops
+  // start-up with its Status. Shutdown hooks run after the servers stopped accepting and
+  // before BrokerServices::Shutdown, in reverse order.
   void AddStartHook(std::function<Status()> hook) { start_hooks.push_back(std::move(hook)); }
   void AddShutdownHook(std::function<void()> hook) { shutdown_hooks.push_back(std::move(hook)); }
   std::vector<std::function<Status()>> start_hooks;

@@ -18,6 +18,7 @@
 #include "broker/stats/rpc_latency.h"
 #include "broker/broker_config.h"
 #include "broker/broker_outer_api.h"
+#include "broker/broker_services.h"
 #include "broker/processors/client_processors.h"
 #include "broker/processors/processor_table.h"
 #include "broker/failover_coordinator.h"
@@ -168,20 +169,25 @@ class BrokerController::Impl {
     return executor;
   }
 
-  // Every request family creates its processors once, in this order (a later family uses
-  // the managers an earlier one created); the one table (processor_table.cc) says which
-  // code each port serves with which executor.
-  ProcessorTable BuildProcessors() {
+  // The wiring in one place: the statistics and every service once, in dependency order
+  // (broker_services.h); who hears of new messages; then each request family builds its
+  // processors from them, and the one table (processor_table.cc) says which code each port
+  // serves with which executor.
+  Status BuildProcessors() {
     // One statistics object for the whole broker, counted by the send and pull paths and
     // read by the admin family and the metrics exporter.
     context_.stats = std::make_shared<BrokerStatsManager>(Clock::Real());
+    APOGEE_RETURN_IF_ERROR(services_.Build(context_, env_));
+    // In this order: long polling answers parked pulls first, then delay and timer delivery.
+    services_.AddArrivalObservers(&context_.arrival_observers);
     BrokerProcessors processors;
-    CreateClientProcessors(context_, &processors);
-    CreateSendPullProcessors(context_, &processors, env_);
+    CreateClientProcessors(context_, services_, &processors);
+    CreateSendPullProcessors(context_, services_, &processors);
     CreateAdminProcessors(context_, &processors, env_);
-    CreateScheduleProcessors(context_, &processors, env_);
-    CreateTransactionProcessors(context_, &processors);
-    return BuildProcessorTable(processors, context_.executors);
+    CreateScheduleProcessors(context_, &processors);
+    CreateTransactionProcessors(context_, services_, &processors);
+    processor_table_ = BuildProcessorTable(processors, context_.executors);
+    return Status::OK();
   }
 
   // Prometheus: HA lag per slave (the master's view) joins the broker's families.
@@ -223,6 +229,8 @@ class BrokerController::Impl {
   std::unique_ptr<store::MessageStore> store_;
   std::unique_ptr<TopicConfigManager> topics_;
   std::unique_ptr<SubscriptionGroupManager> groups_;
+  // Built by BuildProcessors; started after the store, shut down before it.
+  BrokerServices services_;
   std::vector<std::shared_ptr<remoting::ThreadPoolExecutor>> executors_;
   ProcessorTable processor_table_;
   std::unique_ptr<remoting::RemotingServer> server_;
@@ -368,7 +376,7 @@ Status BrokerController::Impl::Initialize() {
   });
 
   // One table for both ports: the fast one serves every row but the main-only ones.
-  processor_table_ = BuildProcessors();
+  APOGEE_RETURN_IF_ERROR(BuildProcessors());
   processor_table_.ApplyTo(*server_, ServerPort::kMain);
   processor_table_.ApplyTo(*fast_server_, ServerPort::kFast);
   RegisterMetrics();
@@ -395,6 +403,7 @@ Status BrokerController::Impl::Start() {
   if (!initialized_) return Status::Aborted("BrokerController::Start before Initialize");
   APOGEE_RETURN_IF_ERROR(store_->Start());
   context_.stats->Start(scheduler_);
+  APOGEE_RETURN_IF_ERROR(services_.Start(scheduler_, config_->Get()->IsSlave()));
   for (const auto& hook : context_.start_hooks) APOGEE_RETURN_IF_ERROR(hook());
 
   Status s = server_->Start();
@@ -594,6 +603,9 @@ void BrokerController::Impl::Shutdown() {
   for (auto it = context_.shutdown_hooks.rbegin(); it != context_.shutdown_hooks.rend(); ++it) {
     (*it)();
   }
+  // Transaction check, delay and timer offsets written, long polling stopped, consumer
+  // offsets written, housekeeping stopped (broker_services.h): all before the store closes.
+  services_.Shutdown();
   if (context_.stats) context_.stats->Shutdown();
   if (topics_ && initialized_) {
     Status s = topics_->Persist();

@@ -4,12 +4,13 @@
 // (clients, send/pull, admin) and the NameServer registration service.
 //
 // Lifecycle: construct -> Initialize() (open and recover the store, load config/*.json,
-// create executors and servers, register processors) -> Start() (store services, the
-// families' start hooks, servers, first registration, registration and persist threads)
-// -> Shutdown(): stop registering, stop accepting (servers down), drain executors, run the
-// families' shutdown hooks (consumer offsets persisted), persist topics and groups, flush
-// and close the store, UNREGISTER_BROKER from every NameServer. Shutdown is idempotent and
-// also run by the destructor.
+// create executors and servers, build the statistics and BrokerServices
+// (broker_services.h), register processors) -> Start() (store, statistics, BrokerServices,
+// the exporter's start hook, servers, first registration, registration and persist jobs)
+// -> Shutdown(): stop registering, stop accepting (servers down), drain executors,
+// BrokerServices shut down (delay, timer and consumer offsets written), persist topics and
+// groups, flush and close the store, UNREGISTER_BROKER from every NameServer. Shutdown is
+// idempotent and also run by the destructor.
 //
 // Threads: the servers' IO threads (one pool shared by both ports), one pool per family
 // (BrokerExecutors, threads started on demand), the store's services, and the two lanes of a

@@ -2,9 +2,10 @@
 //
 // The store reports every dispatched batch on its reput thread (store::MessageStore::
 // SetMessageArrivingListener); the controller forwards it here, and this list calls each
-// observer in the order it was added: the long-polling hold service first (it answers
-// parked pulls; added by CreateSendPullProcessors), then the delay (SCHEDULE_TOPIC_XXXX)
-// and timer (rmq_sys_wheel_timer) services (added by CreateScheduleProcessors).
+// observer in the order it was added. The controller adds them all in one place
+// (BrokerServices::AddArrivalObservers, called from BrokerController): the long-polling
+// hold service first (it answers parked pulls), then the delay (SCHEDULE_TOPIC_XXXX) and
+// timer (rmq_sys_wheel_timer) services.
 //
 // Thread-safety: Add only during set-up, before the store reports anything; Notify may
 // then run on any thread (it only reads the list). An observer must not block: it runs on

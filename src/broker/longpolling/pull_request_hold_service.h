@@ -3,7 +3,7 @@
 // is parked here per (topic, queue) instead of being answered; it is re-executed (once, with
 // suspension no longer allowed, so it answers whatever it finds) when
 //   * a message arrives for its queue past the offset it asked for (the store's
-//     message-arriving listener, through BrokerContext::arrival_observers), or
+//     message-arriving listener, through BrokerContext::arrival_observers, broker_services.h), or
 //   * its suspend timeout passes (it then answers PULL_NOT_FOUND), or
 //   * the periodic check finds new data (every 5 s with longPollingEnable, else every
 //     shortPollingTimeMills), covering arrivals the listener did not report.

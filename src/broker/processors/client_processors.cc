@@ -1,13 +1,9 @@
 #include "broker/processors/client_processors.h"
 
 #include <memory>
-#include <string>
-#include <vector>
 
-#include "base/clock.h"
-#include "broker/broker_config.h"
 #include "broker/broker_context.h"
-#include "broker/client/broker_to_client.h"
+#include "broker/broker_services.h"
 #include "broker/client/client_housekeeping.h"
 #include "broker/processors/client_manage_processor.h"
 #include "broker/processors/processor_table.h"
@@ -18,32 +14,6 @@
 
 namespace apogee::broker {
 namespace {
-
-// Java's DefaultConsumerIdsChangeListener (real-time mode): tells every member of a
-// changed group to rebalance, when the broker's and the group's
-// notifyConsumerIdsChangedEnable allow it.
-class NotifyConsumersListener : public ConsumerIdsChangeListener {
- public:
-  NotifyConsumersListener(const BrokerConfig* config, SubscriptionGroupManager* groups)
-      : config_(config), groups_(groups) {}
-
-  void OnConsumerIdsChanged(const std::string& group,
-                            const std::vector<remoting::ChannelPtr>& channels) override {
-    if (!config_->Get()->notify_consumer_ids_changed_enable) return;
-    // Select, not Find: a notification must not create the group.
-    std::optional<SubscriptionGroupConfig> group_config =
-        groups_->SelectSubscriptionGroupConfig(group);
-    if (group_config && !group_config->notify_consumer_ids_changed_enable) return;
-    for (const remoting::ChannelPtr& channel : channels) {
-      // Members whose connection is already closing (broker shutdown) cannot rebalance.
-      if (channel->IsActive()) NotifyConsumerIdsChanged(channel, group);
-    }
-  }
-
- private:
-  const BrokerConfig* config_;
-  SubscriptionGroupManager* groups_;
-};
 
 // Adapts one ClientManageProcessor method to a request processor.
 std::shared_ptr<remoting::RequestProcessor> Handler(
@@ -58,23 +28,12 @@ std::shared_ptr<remoting::RequestProcessor> Handler(
 
 }  // namespace
 
-void CreateClientProcessors(BrokerContext& context, BrokerProcessors* out) {
-  auto listener = std::make_shared<NotifyConsumersListener>(context.config,
-                                                            context.subscription_group_manager);
-  context.consumer_manager = std::make_shared<ConsumerManager>(Clock::Real(), listener);
-  context.producer_manager = std::make_shared<ProducerManager>(Clock::Real());
-  // One instance listens to both servers' channels; its scan runs once per broker.
-  auto scanner = std::make_shared<ClientHousekeeping>(context.consumer_manager.get(),
-                                                      context.producer_manager.get());
-  out->client_housekeeping = scanner;
-  context.AddStartHook([scanner, ctx = &context] {
-    scanner->Start(ctx->scheduler);
-    return Status::OK();
-  });
-  context.AddShutdownHook([scanner] { scanner->Shutdown(); });
-
+void CreateClientProcessors(BrokerContext& context, const BrokerServices& services,
+                            BrokerProcessors* out) {
+  // One housekeeping instance listens to both servers' channels (the table adds it).
+  out->client_housekeeping = services.client_housekeeping;
   auto processor = std::make_shared<ClientManageProcessor>(
-      context.config, context.consumer_manager.get(), context.producer_manager.get(),
+      context.config, services.consumers.get(), services.producers.get(),
       context.subscription_group_manager, context.topic_config_manager);
   out->heart_beat = Handler([processor](const auto& request, const auto& channel) {
     return processor->HeartBeat(request, channel);

@@ -4,23 +4,19 @@
 // GET_MAX_OFFSET (30), GET_MIN_OFFSET (31), GET_EARLIEST_MSG_STORETIME (32); which code goes
 // to which executor and port is in processor_table.cc.
 //
-// CreateSendPullProcessors is called once by BrokerController. It creates
-// context.consumer_offset_manager (consumerOffset.json in the config directory, loaded and
-// periodically persisted through start hooks, persisted again at shutdown), the
-// long-polling PullRequestHoldService (added to context.arrival_observers) and the
-// send, consumer-manage and pull processors.
+// CreateSendPullProcessors is called once by BrokerController, after it built the
+// services (broker_services.h): the consumer offsets (context.consumer_offset_manager) and
+// the long-polling PullRequestHoldService come from there. It creates the send,
+// consumer-manage and pull processors only.
 #pragma once
-
-namespace apogee::env {
-class Env;
-}  // namespace apogee::env
 
 namespace apogee::broker {
 
 struct BrokerContext;
 struct BrokerProcessors;
+struct BrokerServices;
 
-// `env` persists the consumer offsets (tests use a MemEnv).
-void CreateSendPullProcessors(BrokerContext& context, BrokerProcessors* out, env::Env* env);
+void CreateSendPullProcessors(BrokerContext& context, const BrokerServices& services,
+                              BrokerProcessors* out);
 
 }  // namespace apogee::broker

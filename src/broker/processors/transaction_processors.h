@@ -1,16 +1,16 @@
-// The transaction family: END_TRANSACTION (37), the half / op topics and the check-back
-// service that sends CHECK_TRANSACTION_STATE to producers; also APOGEE_REDRIVE_DLQ_MESSAGE.
-//
-// CreateTransactionProcessors is called once by BrokerController, after the client and
-// send/pull families (it uses their producer and offset managers). The check service is
-// started and stopped through the context's start / shutdown hooks.
+// The transaction family: END_TRANSACTION (37) and APOGEE_REDRIVE_DLQ_MESSAGE. The half /
+// op bookkeeping (TransactionalMessageService) and the check-back service that sends
+// CHECK_TRANSACTION_STATE to producers are built and started by the controller
+// (broker_services.h); this family only creates the processors.
 #pragma once
 
 namespace apogee::broker {
 
 struct BrokerContext;
 struct BrokerProcessors;
+struct BrokerServices;
 
-void CreateTransactionProcessors(BrokerContext& context, BrokerProcessors* out);
+void CreateTransactionProcessors(BrokerContext& context, const BrokerServices& services,
+                                 BrokerProcessors* out);
 
 }  // namespace apogee::broker

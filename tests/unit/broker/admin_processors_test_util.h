@@ -41,8 +41,8 @@ class AdminFixture : public ::testing::Test {
     ex.query_message = std::make_shared<remoting::ThreadPoolExecutor>("query", 2, 100);
     ex.heartbeat = std::make_shared<remoting::ThreadPoolExecutor>("heartbeat", 1, 100);
     BrokerProcessors processors;
-    CreateClientProcessors(harness_.context, &processors);
-    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
+    CreateClientProcessors(harness_.context, harness_.Services(), &processors);
+    CreateSendPullProcessors(harness_.context, harness_.Services(), &processors);
     CreateAdminProcessors(harness_.context, &processors, harness_.env.get());
     ApplyTable(harness_.context, processors, *server_);
     EXPECT_TRUE(harness_.RunStartHooks().ok());

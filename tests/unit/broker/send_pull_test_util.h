@@ -18,6 +18,7 @@
 #include "base/scheduler.h"
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
+#include "broker/broker_services.h"
 #include "broker/stats/broker_stats_manager.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
@@ -131,13 +132,25 @@ class BrokerHarness {
     for (auto it = context.shutdown_hooks.rbegin(); it != context.shutdown_hooks.rend(); ++it) {
       (*it)();
     }
+    services.Shutdown();
     context.stats->Shutdown();
     store->Shutdown();
   }
   Status RunStartHooks() {
     context.stats->Start(&scheduler);
+    APOGEE_RETURN_IF_ERROR(services.Start(&scheduler, config->Get()->IsSlave()));
     for (auto& hook : context.start_hooks) APOGEE_RETURN_IF_ERROR(hook());
     return Status::OK();
+  }
+  // The services as the controller builds them (broker_services.h), with their arrival
+  // observers, built on first use: set the executors first.
+  BrokerServices& Services() {
+    if (!services_built) {
+      EXPECT_TRUE(services.Build(context, env.get()).ok());
+      services.AddArrivalObservers(&context.arrival_observers);
+      services_built = true;
+    }
+    return services;
   }
   void AddTopic(const std::string& name, int32_t queues = 4,
                 int32_t perm = protocol::kPermRead | protocol::kPermWrite) {
@@ -160,6 +173,8 @@ class BrokerHarness {
   std::unique_ptr<TopicConfigManager> topics;
   std::unique_ptr<SubscriptionGroupManager> groups;
   BrokerContext context;
+  BrokerServices services;  // after the store: shut down before it
+  bool services_built = false;
 };
 
 // A SEND_MESSAGE_V2 request as the Java client builds it.

@@ -34,8 +34,8 @@ class AdminProcessorsTest : public ::testing::Test {
     harness_.context.executors.admin = std::make_shared<remoting::ThreadPoolExecutor>("admin", 1, 10);
     // The controller's order: clients, send / pull, admin; one table for both servers.
     BrokerProcessors processors;
-    CreateClientProcessors(harness_.context, &processors);
-    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
+    CreateClientProcessors(harness_.context, harness_.Services(), &processors);
+    CreateSendPullProcessors(harness_.context, harness_.Services(), &processors);
     CreateAdminProcessors(harness_.context, &processors, harness_.env.get());
     testing::ApplyTable(harness_.context, processors, *main_, fast_.get());
     EXPECT_TRUE(harness_.RunStartHooks().ok());

@@ -12,6 +12,8 @@
 #include "base/scheduler.h"
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
+#include "broker/broker_services.h"
+#include "broker/client/client_housekeeping.h"
 #include "broker/client/consumer_manager.h"
 #include "broker/client/producer_manager.h"
 #include "broker/subscription_group_manager.h"
@@ -105,15 +107,16 @@ class ClientProcessorsTest : public ::testing::Test {
     context_.scheduler = &scheduler_;
     context_.topic_config_manager = topics_.get();
     context_.subscription_group_manager = groups_.get();
-    CreateClientProcessors(context_, &processors_);
+    // Only the client part of the services: this context has no store.
+    services_.BuildClients(context_);
+    CreateClientProcessors(context_, services_, &processors_);
     server_ = StartServer();
     address_ = "127.0.0.1:" + std::to_string(server_->port());
-    for (auto& hook : context_.start_hooks) ASSERT_TRUE(hook().ok());
+    ASSERT_TRUE(services_.Start(&scheduler_, false).ok());
   }
 
   void TearDown() override {
-    for (auto it = context_.shutdown_hooks.rbegin(); it != context_.shutdown_hooks.rend(); ++it)
-      (*it)();
+    services_.Shutdown();
     for (auto& server : servers_) server->Shutdown();
   }
 
@@ -148,6 +151,7 @@ class ClientProcessorsTest : public ::testing::Test {
   std::unique_ptr<TopicConfigManager> topics_;
   std::unique_ptr<SubscriptionGroupManager> groups_;
   BrokerContext context_;
+  BrokerServices services_;
   BrokerProcessors processors_;
   std::vector<std::unique_ptr<remoting::RemotingServer>> servers_;
   remoting::RemotingServer* server_ = nullptr;
@@ -159,8 +163,8 @@ TEST_F(ClientProcessorsTest, CreatesTheManagersOnceForBothPorts) {
   ASSERT_NE(context_.producer_manager, nullptr);
   ASSERT_NE(processors_.client_housekeeping, nullptr);
   StartServer();  // the fast server: the same processors and housekeeping
-  EXPECT_EQ(context_.start_hooks.size(), 1u);
-  EXPECT_EQ(context_.shutdown_hooks.size(), 1u);
+  EXPECT_EQ(processors_.client_housekeeping, services_.client_housekeeping);
+  EXPECT_TRUE(context_.start_hooks.empty());
 }
 
 TEST_F(ClientProcessorsTest, JoinAndLeaveNotifyTheGroupsConsumers) {

@@ -46,8 +46,8 @@ class ScheduleProcessorsTest : public ::testing::Test {
     harness_.context.executors.pull =
         std::make_shared<remoting::ThreadPoolExecutor>("pull", 2, 100);
     BrokerProcessors processors;
-    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
-    CreateScheduleProcessors(harness_.context, &processors, harness_.env.get());
+    CreateSendPullProcessors(harness_.context, harness_.Services(), &processors);
+    CreateScheduleProcessors(harness_.context, &processors);
     testing::ApplyTable(harness_.context, processors, *main_, fast_.get());
     EXPECT_TRUE(harness_.RunStartHooks().ok());
     EXPECT_TRUE(main_->Start().ok());
@@ -79,9 +79,10 @@ class ScheduleProcessorsTest : public ::testing::Test {
 };
 
 TEST_F(ScheduleProcessorsTest, InstallsTheServicesOnceAndKeepsLongPollingHooked) {
-  // send/pull: offsets + hold service; schedule: one start and one shutdown hook.
-  EXPECT_EQ(harness_.context.start_hooks.size(), 3u);
-  EXPECT_EQ(harness_.context.shutdown_hooks.size(), 3u);
+  ASSERT_NE(harness_.services.schedule, nullptr);
+  ASSERT_NE(harness_.services.timer, nullptr);
+  EXPECT_TRUE(harness_.context.start_hooks.empty());
+  EXPECT_TRUE(harness_.context.shutdown_hooks.empty());
   // Long polling hears arrivals first, then the delay and timer services.
   EXPECT_EQ(harness_.context.arrival_observers.Names(),
             (std::vector<std::string>{"PullRequestHoldService", "ScheduleMessageService",
@@ -135,11 +136,7 @@ TEST_F(ScheduleProcessorsTest, ShutdownWritesDelayOffsets) {
   ASSERT_TRUE(sent.ok());
   ASSERT_TRUE(apogee::testing::WaitUntil(
       [&] { return harness_.store->GetMaxOffsetInQueue("T", 0) == 1; }, std::chrono::seconds(5)));
-  for (auto it = harness_.context.shutdown_hooks.rbegin();
-       it != harness_.context.shutdown_hooks.rend(); ++it) {
-    (*it)();
-  }
-  harness_.context.shutdown_hooks.clear();
+  harness_.services.Shutdown();
   auto content = env::ReadFileToString(harness_.env.get(), "/store/config/delayOffset.json");
   ASSERT_TRUE(content.ok());
   EXPECT_EQ(*content, "{\"offsetTable\":{1:1}}");

@@ -53,7 +53,7 @@ class SendPullProcessorsTest : public ::testing::Test {
     harness_.context.executors.send = std::make_shared<remoting::ThreadPoolExecutor>("send", 2, 100);
     harness_.context.executors.pull = std::make_shared<remoting::ThreadPoolExecutor>("pull", 2, 100);
     BrokerProcessors processors;
-    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
+    CreateSendPullProcessors(harness_.context, harness_.Services(), &processors);
     table_ = testing::ApplyTable(harness_.context, processors, *main_, fast_.get());
     EXPECT_TRUE(harness_.RunStartHooks().ok());
     EXPECT_TRUE(main_->Start().ok());
@@ -82,10 +82,11 @@ TEST_F(SendPullProcessorsTest, RegistersOnceAndWiresLongPolling) {
   ASSERT_NE(table_.Find(req::kPullMessage), nullptr);
   EXPECT_EQ(table_.Find(req::kPullMessage)->ports, RowPorts::kMainOnly);
   EXPECT_EQ(table_.Find(req::kSendMessageV2)->ports, RowPorts::kMainAndFast);
-  EXPECT_EQ(harness_.context.arrival_observers.Names(),
-            std::vector<std::string>{"PullRequestHoldService"});
-  EXPECT_EQ(harness_.context.start_hooks.size(), 2u);  // offsets + hold service
-  EXPECT_EQ(harness_.context.shutdown_hooks.size(), 2u);
+  ASSERT_NE(harness_.services.pull_hold, nullptr);
+  EXPECT_EQ(harness_.context.arrival_observers.Names().front(), "PullRequestHoldService");
+  // The family only builds processors: nothing of it starts or stops through hooks.
+  EXPECT_TRUE(harness_.context.start_hooks.empty());
+  EXPECT_TRUE(harness_.context.shutdown_hooks.empty());
 }
 
 TEST_F(SendPullProcessorsTest, SendThenLongPollOverTheWire) {
@@ -117,7 +118,7 @@ TEST_F(SendPullProcessorsTest, PullIsNotServedOnTheFastPort) {
   EXPECT_EQ(r->code, rc::kRequestCodeNotSupported);
 }
 
-TEST_F(SendPullProcessorsTest, OffsetsPersistAtShutdownHook) {
+TEST_F(SendPullProcessorsTest, OffsetsPersistAtServicesShutdown) {
   protocol::UpdateConsumerOffsetRequestHeader h;
   h.consumer_group = "CG";
   h.topic = "T";
@@ -130,11 +131,7 @@ TEST_F(SendPullProcessorsTest, OffsetsPersistAtShutdownHook) {
   ASSERT_TRUE(apogee::testing::WaitUntil(
       [&] { return harness_.context.consumer_offset_manager->QueryOffset("CG", "T", 0) == 5; },
       std::chrono::seconds(5)));
-  for (auto it = harness_.context.shutdown_hooks.rbegin();
-       it != harness_.context.shutdown_hooks.rend(); ++it) {
-    (*it)();
-  }
-  harness_.context.shutdown_hooks.clear();
+  harness_.services.Shutdown();
   ConsumerOffsetManager reloaded(harness_.env.get(), "/store/config/consumerOffset.json");
   ASSERT_TRUE(reloaded.Load().ok());
   EXPECT_EQ(reloaded.QueryOffset("CG", "T", 0), 5);

@@ -34,9 +34,9 @@ class TransactionProcessorsTest : public ::testing::Test {
         std::make_shared<remoting::ThreadPoolExecutor>("admin", 1, 10);
     // The controller's order: clients and send / pull create the managers first.
     BrokerProcessors processors;
-    CreateClientProcessors(harness_.context, &processors);
-    CreateSendPullProcessors(harness_.context, &processors, harness_.env.get());
-    CreateTransactionProcessors(harness_.context, &processors);
+    CreateClientProcessors(harness_.context, harness_.Services(), &processors);
+    CreateSendPullProcessors(harness_.context, harness_.Services(), &processors);
+    CreateTransactionProcessors(harness_.context, harness_.Services(), &processors);
     testing::ApplyTable(harness_.context, processors, *main_, fast_.get());
     EXPECT_TRUE(harness_.RunStartHooks().ok());
     EXPECT_TRUE(main_->Start().ok());
@@ -86,13 +86,11 @@ TEST_F(TransactionProcessorsTest, BothServersAnswerTheFamilysCodes) {
 TEST(TransactionProcessorsCreateTest, OneCheckServiceServesBothPorts) {
   testing::BrokerHarness h;
   BrokerProcessors processors;
-  CreateClientProcessors(h.context, &processors);
-  CreateSendPullProcessors(h.context, &processors, h.env.get());
-  const size_t start_hooks = h.context.start_hooks.size();
-  const size_t shutdown_hooks = h.context.shutdown_hooks.size();
-  CreateTransactionProcessors(h.context, &processors);
-  EXPECT_EQ(h.context.start_hooks.size(), start_hooks + 1) << "one check service per broker";
-  EXPECT_EQ(h.context.shutdown_hooks.size(), shutdown_hooks + 1);
+  CreateClientProcessors(h.context, h.Services(), &processors);
+  CreateSendPullProcessors(h.context, h.Services(), &processors);
+  CreateTransactionProcessors(h.context, h.Services(), &processors);
+  ASSERT_NE(h.services.transaction_check, nullptr) << "one check service per broker";
+  EXPECT_TRUE(h.context.start_hooks.empty());
   const ProcessorTable table = BuildProcessorTable(processors, h.context.executors);
   for (int32_t code : {req::kEndTransaction, req::kApogeeRedriveDlqMessage}) {
     ASSERT_NE(table.Find(code), nullptr) << code;
