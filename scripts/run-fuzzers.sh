@@ -13,7 +13,7 @@
 # Knobs: FUZZ_TARGETS="a_fuzz b_fuzz" (default: all; run in the order given), FUZZ_RUNS=N
 # (also stop after N execs), FUZZ_MERGE=1 (campaign: merge the inputs that add coverage into
 # tests/fuzz/corpus/<name>/ with -merge=1; inputs are capped at FUZZ_MAX_LEN bytes, default
-# 4096, to keep it small). Campaign only: FUZZ_GOAL=N runs each target until its executions
+# 4096, to keep it small), FUZZ_FLAGS="-entropic=0 ..." (extra libFuzzer flags). Campaign only: FUZZ_GOAL=N runs each target until its executions
 # over all runs in results.tsv reach N (a target already there is skipped);
 # FUZZ_UNTIL=HH:MM (UTC, today) ends every run by then and starts none after it.
 # scripts/fuzz-summary.sh prints the cumulative figures per target.
@@ -89,6 +89,8 @@ for name in "${targets[@]}"; do
   args=(-max_total_time="$run_secs" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
         -artifact_prefix=artifacts/)
   [ -n "$runs" ] && args+=(-runs="$runs")
+  # shellcheck disable=SC2206  # FUZZ_FLAGS is a list of flags, split on spaces on purpose
+  [ -n "${FUZZ_FLAGS:-}" ] && args+=(${FUZZ_FLAGS})
   prefix=()
   if [ $mode = campaign ]; then
     args+=(-max_len="$max_len")
