@@ -32,7 +32,8 @@ class MappedFileQueue {
 
   // Lists the directory and opens every file (each must be exactly file_size bytes and be
   // named by its start offset; offsets must be contiguous). Loaded files count as full
-  // until recovery calls TruncateDirtyFiles().
+  // until recovery calls TruncateDirtyFiles(). Empty files at the end (a crash between
+  // creating a file and sizing it) are deleted with a warning; any other size is refused.
   Status Load();
 
   const std::string& dir() const { return dir_; }
@@ -76,6 +77,10 @@ class MappedFileQueue {
   Status DeleteFirstFiles(size_t n);
 
  private:
+  // Deletes the empty log files at the end of `names` (an interrupted creation) and drops
+  // them from the list; returns how many.
+  Result<size_t> RemoveEmptyTrailingFiles(std::vector<std::string>* names);
+
   // Asks the allocator for the file after the last one once the last is half written.
   void MaybePrepareNextLocked();
   // Applies the page-by-page advice to `file`, if asked for (SetPageByPageWriteTail).

@@ -42,6 +42,45 @@ TEST_F(MappedFileQueueTest, RollsAndLocates) {
   EXPECT_EQ(names->back(), "00000000000000000200");
 }
 
+// A kill -9 between creating the next file and sizing it leaves it empty: the next start
+// removes it (it holds nothing) instead of refusing to load the log.
+TEST_F(MappedFileQueueTest, EmptyFilesAtTheEndAreRemovedAtLoad) {
+  {
+    MappedFileQueue q(env_.get(), "/q", 100);
+    ASSERT_TRUE(q.Load().ok());
+    Fill(&q, 150);
+  }
+  for (const char* name : {"00000000000000000200", "00000000000000000300"}) {
+    auto f = env_->OpenFile(std::string("/q/") + name, env::OpenMode::kCreateNew);
+    ASSERT_TRUE(f.ok()) << f.status().ToString();
+    ASSERT_TRUE((*f)->Close().ok());
+  }
+  MappedFileQueue q(env_.get(), "/q", 100);
+  Status s = q.Load();
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(q.file_count(), 2u);
+  EXPECT_FALSE(env_->FileExists("/q/00000000000000000200"));
+  EXPECT_FALSE(env_->FileExists("/q/00000000000000000300"));
+  EXPECT_TRUE(env_->FileExists("/q/00000000000000000100"));
+}
+
+// An empty file followed by one with data is not an interrupted creation: refused.
+TEST_F(MappedFileQueueTest, AnEmptyFileBeforeDataIsRefused) {
+  {
+    MappedFileQueue q(env_.get(), "/q", 100);
+    ASSERT_TRUE(q.Load().ok());
+    Fill(&q, 250);
+  }
+  ASSERT_TRUE(env_->DeleteFile("/q/00000000000000000100").ok());
+  auto f = env_->OpenFile("/q/00000000000000000100", env::OpenMode::kCreateNew);
+  ASSERT_TRUE(f.ok());
+  ASSERT_TRUE((*f)->Close().ok());
+  MappedFileQueue q(env_.get(), "/q", 100);
+  Status s = q.Load();
+  EXPECT_TRUE(s.Is(StatusCode::kCorruption)) << s.ToString();
+  EXPECT_TRUE(env_->FileExists("/q/00000000000000000100"));
+}
+
 TEST_F(MappedFileQueueTest, FirstFileAlignsToRequestedOffset) {
   MappedFileQueue q(env_.get(), "/q", 100);
   ASSERT_TRUE(q.Load().ok());
