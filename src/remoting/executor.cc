@@ -3,8 +3,16 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <thread>
 
 namespace apogee::remoting {
+
+namespace {
+// Set on a pool thread whose pool was shut down from that very thread (the last reference
+// to the pool was dropped by one of its own tasks): Loop must then return without touching
+// the pool, which may be gone.
+thread_local bool t_pool_shut_down_here = false;
+}  // namespace
 
 ThreadPoolExecutor::ThreadPoolExecutor(std::string name, size_t threads, size_t queue_capacity)
     : name_(std::move(name)), max_threads_(std::max<size_t>(threads, 1)), capacity_(queue_capacity) {
@@ -46,6 +54,10 @@ void ThreadPoolExecutor::Loop(size_t index) {
       queue_.pop_front();
     }
     task();
+    // The task's captures may hold the last reference to this pool: destroy them here, then
+    // leave at once if that shut the pool down (and destroyed it) on this thread.
+    task = nullptr;
+    if (t_pool_shut_down_here) return;
   }
 }
 
@@ -63,7 +75,15 @@ void ThreadPoolExecutor::Shutdown() {
     threads.swap(threads_);
   }
   for (auto& t : threads) {
-    if (t.joinable()) t.join();
+    if (!t.joinable()) continue;
+    if (t.get_id() == std::this_thread::get_id()) {
+      // Called by one of its own tasks (typically ~ThreadPoolExecutor when a task dropped
+      // the last reference): a thread cannot join itself. It ends on its own (Loop).
+      t.detach();
+      t_pool_shut_down_here = true;
+      continue;
+    }
+    t.join();
   }
 }
 
