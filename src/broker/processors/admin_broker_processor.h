@@ -14,6 +14,12 @@
 // Changes that must reach the NameServers (topics, brokerPermission) do so through the
 // managers' change listeners, which the controller wires to an immediate registration.
 //
+// Dependencies: unlike the other request processors, which take only what they use, this
+// one keeps the whole BrokerContext: its codes read and change nearly every part of the
+// broker (config, store, topics, groups, offsets, consumers, producers, statistics,
+// failover, the registration trigger, the metrics), so a narrower list would be the
+// context again under another name.
+//
 // Thread-safety: ProcessRequest may run concurrently on the admin executor; the managers
 // it calls are thread-safe.
 #pragma once

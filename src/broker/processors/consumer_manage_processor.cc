@@ -60,7 +60,7 @@ RemotingCommand Answer(const RemotingCommand& request, const H& header) {
 
 }  // namespace
 
-ConsumerManageProcessor::ConsumerManageProcessor(BrokerContext* context) : context_(context) {}
+ConsumerManageProcessor::ConsumerManageProcessor(const Deps& deps) : deps_(deps) {}
 
 void ConsumerManageProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
   RemotingCommand response;
@@ -92,7 +92,7 @@ void ConsumerManageProcessor::ProcessRequest(RemotingCommand request, remoting::
 }
 
 bool ConsumerManageProcessor::FirstMessageInMemory(std::string_view topic, int32_t queue_id) const {
-  const store::MessageStore& store = *context_->store;
+  const store::MessageStore& store = *deps_.store;
   if (store.GetMaxOffsetInQueue(topic, queue_id) <= 0) return true;
   const int64_t phy = store.GetCommitLogOffsetInQueue(topic, queue_id, 0);
   if (phy < 0) return false;
@@ -108,7 +108,7 @@ RemotingCommand ConsumerManageProcessor::QueryConsumerOffset(const RemotingComma
   if (header->queue_id < 0) return BadQueueId(request, header->topic, header->queue_id);
 
   protocol::QueryConsumerOffsetResponseHeader answer;
-  const int64_t offset = context_->consumer_offset_manager->QueryOffset(
+  const int64_t offset = deps_.offsets->QueryOffset(
       header->consumer_group, header->topic, header->queue_id);
   if (offset >= 0) {
     answer.offset = offset;
@@ -117,7 +117,7 @@ RemotingCommand ConsumerManageProcessor::QueryConsumerOffset(const RemotingComma
   // 5.x clients may ask not to be given 0 for a group without an offset.
   const bool zero_allowed = header->set_zero_if_not_found.value_or(true);
   const int64_t min_offset =
-      context_->store->GetMinOffsetInQueue(header->topic, header->queue_id);
+      deps_.store->GetMinOffsetInQueue(header->topic, header->queue_id);
   if (zero_allowed && min_offset <= 0 && FirstMessageInMemory(header->topic, header->queue_id)) {
     answer.offset = 0;
     return Answer(request, answer);
@@ -134,14 +134,14 @@ RemotingCommand ConsumerManageProcessor::UpdateConsumerOffset(const RemotingComm
       protocol::DecodeCustomHeader<protocol::UpdateConsumerOffsetRequestHeader>(request);
   if (!header.ok()) return Malformed(request, header.status());
   // Find, not Contains: a group that may be auto-created is created here as on a pull.
-  if (!context_->subscription_group_manager->FindSubscriptionGroupConfig(header->consumer_group)) {
+  if (!deps_.groups->FindSubscriptionGroupConfig(header->consumer_group)) {
     return Reply(request, rc::kSubscriptionGroupNotExist,
                  fmt::format("subscription group {} does not exist (autoCreateSubscriptionGroup "
                              "is off); its offset of {}:{} was not stored",
                              header->consumer_group, header->topic, header->queue_id));
   }
   std::optional<protocol::TopicConfig> topic =
-      context_->topic_config_manager->SelectTopicConfig(header->topic);
+      deps_.topics->SelectTopicConfig(header->topic);
   if (!topic) {
     return Reply(request, rc::kTopicNotExist,
                  fmt::format("topic {} does not exist; the offset of group {} was not stored",
@@ -166,7 +166,7 @@ RemotingCommand ConsumerManageProcessor::UpdateConsumerOffset(const RemotingComm
                              header->commit_offset, header->consumer_group, header->topic,
                              header->queue_id));
   }
-  context_->consumer_offset_manager->CommitOffset(header->consumer_group, header->topic,
+  deps_.offsets->CommitOffset(header->consumer_group, header->topic,
                                                   header->queue_id, header->commit_offset);
   return Reply(request, rc::kSuccess);
 }
@@ -177,7 +177,7 @@ RemotingCommand ConsumerManageProcessor::SearchOffsetByTimestamp(const RemotingC
   if (!header.ok()) return Malformed(request, header.status());
   if (header->queue_id < 0) return BadQueueId(request, header->topic, header->queue_id);
   protocol::SearchOffsetResponseHeader answer;
-  answer.offset = context_->store->GetOffsetInQueueByTime(header->topic, header->queue_id,
+  answer.offset = deps_.store->GetOffsetInQueueByTime(header->topic, header->queue_id,
                                                           header->timestamp);
   return Answer(request, answer);
 }
@@ -188,7 +188,7 @@ RemotingCommand ConsumerManageProcessor::GetMaxOffset(const RemotingCommand& req
   if (!header.ok()) return Malformed(request, header.status());
   if (header->queue_id < 0) return BadQueueId(request, header->topic, header->queue_id);
   protocol::GetMaxOffsetResponseHeader answer;
-  answer.offset = context_->store->GetMaxOffsetInQueue(header->topic, header->queue_id);
+  answer.offset = deps_.store->GetMaxOffsetInQueue(header->topic, header->queue_id);
   return Answer(request, answer);
 }
 
@@ -198,7 +198,7 @@ RemotingCommand ConsumerManageProcessor::GetMinOffset(const RemotingCommand& req
   if (!header.ok()) return Malformed(request, header.status());
   if (header->queue_id < 0) return BadQueueId(request, header->topic, header->queue_id);
   protocol::GetMinOffsetResponseHeader answer;
-  answer.offset = context_->store->GetMinOffsetInQueue(header->topic, header->queue_id);
+  answer.offset = deps_.store->GetMinOffsetInQueue(header->topic, header->queue_id);
   return Answer(request, answer);
 }
 
@@ -208,7 +208,7 @@ RemotingCommand ConsumerManageProcessor::GetEarliestMsgStoretime(const RemotingC
   if (!header.ok()) return Malformed(request, header.status());
   if (header->queue_id < 0) return BadQueueId(request, header->topic, header->queue_id);
   protocol::GetEarliestMsgStoretimeResponseHeader answer;
-  answer.timestamp = context_->store->GetEarliestMessageTime(header->topic, header->queue_id);
+  answer.timestamp = deps_.store->GetEarliestMessageTime(header->topic, header->queue_id);
   return Answer(request, answer);
 }
 

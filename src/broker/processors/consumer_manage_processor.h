@@ -12,21 +12,38 @@
 // A malformed header answers SYSTEM_ERROR naming the missing field, as Java's
 // RemotingCommandException does; a negative queue id answers INVALID_PARAMETER.
 //
+// Dependencies: exactly the members of Deps (filled by CreateSendPullProcessors).
+//
 // Thread-safety: ProcessRequest may run concurrently on any threads.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 
-#include "broker/broker_context.h"
 #include "remoting/request_processor.h"
+
+namespace apogee::store {
+class MessageStore;
+}  // namespace apogee::store
 
 namespace apogee::broker {
 
+class ConsumerOffsetManager;
+class SubscriptionGroupManager;
+class TopicConfigManager;
+
 class ConsumerManageProcessor : public remoting::RequestProcessor {
  public:
-  // `context` and what it points to (including consumer_offset_manager) must outlive this.
-  explicit ConsumerManageProcessor(BrokerContext* context);
+  // What the processor uses; none may be null, and each must outlive the processor.
+  struct Deps {
+    store::MessageStore* store = nullptr;  // queue bounds, times and in-memory check
+    ConsumerOffsetManager* offsets = nullptr;
+    // UPDATE_CONSUMER_OFFSET checks that the group and the topic exist.
+    SubscriptionGroupManager* groups = nullptr;
+    TopicConfigManager* topics = nullptr;
+  };
+
+  explicit ConsumerManageProcessor(const Deps& deps);
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
 
@@ -43,7 +60,7 @@ class ConsumerManageProcessor : public remoting::RequestProcessor {
   // CommitLog head.
   bool FirstMessageInMemory(std::string_view topic, int32_t queue_id) const;
 
-  BrokerContext* context_;
+  const Deps deps_;
 };
 
 }  // namespace apogee::broker

@@ -41,9 +41,9 @@ std::string ClientAddress(const remoting::Responder& responder) {
 
 }  // namespace
 
-PullMessageProcessor::PullMessageProcessor(BrokerContext* context,
+PullMessageProcessor::PullMessageProcessor(const Deps& deps,
                                            std::shared_ptr<PullRequestHoldService> hold)
-    : context_(context), hold_(std::move(hold)) {}
+    : deps_(deps), hold_(std::move(hold)) {}
 
 void PullMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
   Process(std::make_shared<const RemotingCommand>(std::move(request)), std::move(responder),
@@ -86,7 +86,7 @@ void PullMessageProcessor::Hold(std::shared_ptr<const RemotingCommand> request,
 void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> request,
                                    remoting::Responder responder, bool allow_suspend,
                                    int64_t hold_deadline_ms) {
-  const std::shared_ptr<const BrokerSettings> settings = context_->config->Get();
+  const std::shared_ptr<const BrokerSettings> settings = deps_.config->Get();
   RemotingCommand response = RemotingCommand::MakeResponse(*request, rc::kSystemError);
   auto refuse = [&](int32_t code, std::string remark) {
     response.code = code;
@@ -107,7 +107,7 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
                   fmt::format("the broker[{}] pulling message is forbidden", settings->broker_ip1));
   }
   std::optional<SubscriptionGroupConfig> group =
-      context_->subscription_group_manager->FindSubscriptionGroupConfig(header.consumer_group);
+      deps_.groups->FindSubscriptionGroupConfig(header.consumer_group);
   if (!group) {
     return refuse(rc::kSubscriptionGroupNotExist,
                   fmt::format("subscription group [{}] does not exist and "
@@ -127,7 +127,7 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
   const int64_t suspend_timeout_ms = has_suspend ? header.suspend_timeout_millis : 0;
 
   std::optional<protocol::TopicConfig> topic =
-      context_->topic_config_manager->SelectTopicConfig(header.topic);
+      deps_.topics->SelectTopicConfig(header.topic);
   if (!topic) {
     return refuse(rc::kTopicNotExist,
                   fmt::format("topic[{}] not exist, apply first please! (consumer group {})",
@@ -156,7 +156,7 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
     }
     subscription = std::make_shared<const protocol::SubscriptionData>(std::move(*built));
   } else {
-    ConsumerManager* consumers = context_->consumer_manager.get();
+    ConsumerManager* consumers = deps_.consumers;
     if (consumers == nullptr || consumers->GetAllClientIds(header.consumer_group).empty()) {
       return refuse(rc::kSubscriptionNotExist,
                     fmt::format("the consumer's group info not exist: no heartbeat from group {} "
@@ -198,7 +198,7 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
   const int64_t max_bytes = header.max_msg_bytes && *header.max_msg_bytes > 0
                                 ? *header.max_msg_bytes
                                 : std::numeric_limits<int32_t>::max();
-  store::GetMessageResult result = context_->store->GetMessages(
+  store::GetMessageResult result = deps_.store->GetMessages(
       header.topic, header.queue_id, header.queue_offset, header.max_msg_nums, max_bytes,
       MakeTagCodeFilter(subscription));
 
@@ -219,11 +219,11 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
   // master once the master is reachable. That is how consumers keep reading while the
   // master is down.
   ResponseCodeAndRemark mapped = MapGetStatus(result.status, header.queue_offset);
-  RecordGet(*context_, header.topic, header.consumer_group, mapped.code == rc::kSuccess,
+  RecordGet(deps_.stats, header.topic, header.consumer_group, mapped.code == rc::kSuccess,
             static_cast<int32_t>(result.messages.size()), result.total_bytes);
-  if (mapped.code == rc::kSuccess && context_->consumer_offset_manager) {
+  if (mapped.code == rc::kSuccess && deps_.offsets) {
     // Java 5's commitPullOffset: what the group has fetched (in-flight / ready metrics).
-    context_->consumer_offset_manager->CommitPullOffset(header.consumer_group, header.topic,
+    deps_.offsets->CommitPullOffset(header.consumer_group, header.topic,
                                                         header.queue_id, result.next_begin_offset);
   }
   if (settings->IsSlave() && mapped.code == rc::kPullOffsetMoved) {
@@ -234,8 +234,8 @@ void PullMessageProcessor::Process(std::shared_ptr<const RemotingCommand> reques
   }
 
   // Java stores commitOffset on the first execution only, suspended or not.
-  if (allow_suspend && has_commit_offset && !settings->IsSlave() && context_->consumer_offset_manager) {
-    context_->consumer_offset_manager->CommitOffset(header.consumer_group, header.topic,
+  if (allow_suspend && has_commit_offset && !settings->IsSlave() && deps_.offsets) {
+    deps_.offsets->CommitOffset(header.consumer_group, header.topic,
                                                     header.queue_id, header.commit_offset);
   }
 

@@ -17,25 +17,52 @@
 // changes suggestWhichBrokerId): it never corrects offsets (PULL_OFFSET_MOVED becomes
 // PULL_RETRY_IMMEDIATELY) and never stores commitOffset.
 //
+// Dependencies: exactly the members of Deps plus the hold service (filled by
+// CreateSendPullProcessors from the broker's services; a unit test fills them itself).
+//
 // Thread-safety: ProcessRequest may run concurrently on any threads. Held requests keep
 // only a weak reference to the processor.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <string>
 
-#include "broker/broker_context.h"
 #include "remoting/request_processor.h"
+
+namespace apogee::store {
+class MessageStore;
+}  // namespace apogee::store
 
 namespace apogee::broker {
 
+class BrokerConfig;
+class BrokerStatsManager;
+class ConsumerManager;
+class ConsumerOffsetManager;
 class PullRequestHoldService;
+class SubscriptionGroupManager;
+class TopicConfigManager;
 
 class PullMessageProcessor : public remoting::RequestProcessor,
                              public std::enable_shared_from_this<PullMessageProcessor> {
  public:
-  // `context` and what it points to must outlive the processor. `hold` may be null: then
-  // nothing is ever parked (every pull is answered at once).
-  PullMessageProcessor(BrokerContext* context, std::shared_ptr<PullRequestHoldService> hold);
+  // What the processor uses; every non-null pointer must outlive it.
+  struct Deps {
+    const BrokerConfig* config = nullptr;  // settings, read once per execution
+    store::MessageStore* store = nullptr;
+    TopicConfigManager* topics = nullptr;
+    SubscriptionGroupManager* groups = nullptr;  // lookup and auto-creation
+    // Pull and commit offsets. Null: none are recorded (unit tests only).
+    ConsumerOffsetManager* offsets = nullptr;
+    // The heartbeat subscriptions, for a pull without FLAG_SUBSCRIPTION. Null: such a
+    // pull answers SUBSCRIPTION_NOT_EXIST, as for a group that never sent a heartbeat.
+    ConsumerManager* consumers = nullptr;
+    BrokerStatsManager* stats = nullptr;  // null: nothing is counted
+  };
+
+  // `hold` may be null: then nothing is ever parked (every pull is answered at once).
+  PullMessageProcessor(const Deps& deps, std::shared_ptr<PullRequestHoldService> hold);
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
 
@@ -53,7 +80,7 @@ class PullMessageProcessor : public remoting::RequestProcessor,
             const remoting::Responder& responder, const std::string& topic, int32_t queue_id,
             int64_t wait_past_offset, int64_t deadline_ms);
 
-  BrokerContext* context_;
+  const Deps deps_;
   std::shared_ptr<PullRequestHoldService> hold_;
 };
 

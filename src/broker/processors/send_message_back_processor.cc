@@ -148,7 +148,7 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
   const int32_t max_size = settings->store.max_message_size;
   store->PutMessage(
       fields, /*wait_store_msg_ok=*/false,
-      [owned, store, max_size, put_stats = BeginPut(*context_, owned->first.topic),
+      [owned, store, max_size, put_stats = BeginPut(context_->stats.get(), owned->first.topic),
        responder = std::move(responder)](const store::PutResult& result) {
         put_stats.Done(result);  // counted under the retry, schedule or %DLQ% topic it went to
         if (store::PutStatusStored(result.status)) {

@@ -122,22 +122,22 @@ struct SendMessageProcessor::Target {
   int32_t queue_id = 0;
 };
 
-SendMessageProcessor::SendMessageProcessor(BrokerContext* context) : context_(context) {
-  Result<message::HostAddress> host = message::HostAddress::Parse(context_->broker_addr);
+SendMessageProcessor::SendMessageProcessor(Deps deps) : deps_(std::move(deps)) {
+  Result<message::HostAddress> host = message::HostAddress::Parse(deps_.broker_addr);
   if (host.ok()) {
     store_host_ = *host;
   } else {
     // msgIds must name a reachable broker (pitfall 9); fall back loudly.
-    const auto settings = context_->config->Get();
+    const auto settings = deps_.config->Get();
     GetLogger("broker")->error("broker address '{}' is not ip:port ({}); msgIds use 127.0.0.1:{}",
-                               context_->broker_addr, host.status().ToString(),
+                               deps_.broker_addr, host.status().ToString(),
                                settings->listen_port);
     store_host_ = message::HostAddress::IPv4(127, 0, 0, 1, settings->listen_port);
   }
   // The store refused to open with a bad table, so this parses; an empty table (no
   // level) would only disable the DELAY redirect.
   Result<store::DelayLevelTable> levels =
-      store::DelayLevelTable::Parse(context_->config->Get()->store.message_delay_level);
+      store::DelayLevelTable::Parse(deps_.config->Get()->store.message_delay_level);
   if (levels.ok()) delay_levels_ = std::move(*levels);
   uniq_keys_ = std::make_unique<message::UniqKeyGenerator>(
       store_host_, static_cast<int32_t>(getpid()),
@@ -156,7 +156,7 @@ message::HostAddress SendMessageProcessor::BornHost(const remoting::Responder& r
 }
 
 void SendMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
-  const std::shared_ptr<const BrokerSettings> settings = context_->config->Get();
+  const std::shared_ptr<const BrokerSettings> settings = deps_.config->Get();
   RemotingCommand response = RemotingCommand::MakeResponse(request, rc::kSystemError);
   response.has_ext_fields = true;
   response.ext_fields.Set(kMsgRegion, settings->region_id);
@@ -171,7 +171,7 @@ void SendMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Res
     responder.Send(std::move(response));
     return;
   }
-  if (!context_->MayAcknowledge()) {
+  if (!MayAcknowledge()) {
     ResponseCodeAndRemark fenced = FencedAnswer();
     Refuse(&response, fenced.code, std::move(fenced.remark));
     responder.Send(std::move(response));
@@ -198,7 +198,7 @@ bool SendMessageProcessor::CheckAndResolve(const BrokerSettings& settings,
                                            RemotingCommand* response, Target* target) {
   (void)request;
   const std::string& topic = header.topic;
-  TopicConfigManager& topics = *context_->topic_config_manager;
+  TopicConfigManager& topics = *deps_.topics;
   if (!protocol::IsWriteable(settings.broker_permission) && topics.IsOrderTopic(topic)) {
     Refuse(response, rc::kNoPermission,
            fmt::format("the broker[{}] sending message is forbidden", settings.broker_ip1));
@@ -285,7 +285,7 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
   if (StartsWith(target.topic, protocol::kRetryGroupTopicPrefix)) {
     const std::string group = target.topic.substr(protocol::kRetryGroupTopicPrefix.size());
     std::optional<SubscriptionGroupConfig> group_config =
-        context_->subscription_group_manager->FindSubscriptionGroupConfig(group);
+        deps_.groups->FindSubscriptionGroupConfig(group);
     if (!group_config) {
       Refuse(&response, rc::kSubscriptionGroupNotExist,
              fmt::format("subscription group not exist, {} (retry topic {})", group, target.topic));
@@ -299,7 +299,7 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
     if (header.reconsume_times.value_or(0) >= max_reconsume) {
       const std::string dlq = protocol::DlqTopic(group);
       Result<protocol::TopicConfig> dlq_config =
-          context_->topic_config_manager->CreateTopicInSendMessageBackMethod(
+          deps_.topics->CreateTopicInSendMessageBackMethod(
               dlq, protocol::kDlqNumsPerGroup, protocol::kPermWrite, false, 0);
       if (!dlq_config.ok()) {
         Refuse(&response, rc::kSystemError,
@@ -383,12 +383,12 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
   fields.topic = store_topic;
   fields.properties = properties;
 
-  store::MessageStore* store = context_->store;
-  context_->store->PutMessage(
+  store::MessageStore* store = deps_.store;
+  deps_.store->PutMessage(
       fields, WaitStoreMsgOk(props),
       [store, store_host = store_host_, queue_id = target.queue_id, uniq_key = std::move(uniq_key),
-       max_size, strict_ack = settings.strict_ack_enable, fence = context_->may_acknowledge,
-       response = std::move(response), put_stats = BeginPut(*context_, target.topic),
+       max_size, strict_ack = settings.strict_ack_enable, fence = deps_.may_acknowledge,
+       response = std::move(response), put_stats = BeginPut(deps_.stats, target.topic),
        responder = std::move(responder)](const store::PutResult& result) mutable {
         put_stats.Done(result);
         ResponseCodeAndRemark mapped =
@@ -500,13 +500,13 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
     batch.push_back(fields);
   }
 
-  store::MessageStore* store = context_->store;
+  store::MessageStore* store = deps_.store;
   store->PutMessages(
       std::move(batch), WaitStoreMsgOk(batch_props),
       [store, store_host = store_host_, queue_id = target.queue_id, max_size,
-       strict_ack = settings.strict_ack_enable, fence = context_->may_acknowledge,
+       strict_ack = settings.strict_ack_enable, fence = deps_.may_acknowledge,
        record_sizes = std::move(record_sizes), transaction_id = std::move(transaction_id),
-       response = std::move(response), put_stats = BeginPut(*context_, target.topic),
+       response = std::move(response), put_stats = BeginPut(deps_.stats, target.topic),
        responder = std::move(responder)](const store::PutResult& result) mutable {
         put_stats.Done(result);
         ResponseCodeAndRemark mapped =

@@ -23,14 +23,17 @@
 // A batch is stored message by message in order (the store has no atomic multi-record
 // put yet); the answer reports the first queue offset and the worst status.
 //
+// Dependencies: exactly the members of Deps (filled by CreateSendPullProcessors from the
+// broker's context; a unit test fills them itself).
+//
 // Thread-safety: ProcessRequest may run concurrently on any threads.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "broker/broker_context.h"
 #include "message/host_address.h"
 #include "remoting/request_processor.h"
 #include "store/delay_level_table.h"
@@ -39,6 +42,10 @@ namespace apogee::message {
 class UniqKeyGenerator;
 }  // namespace apogee::message
 
+namespace apogee::store {
+class MessageStore;
+}  // namespace apogee::store
+
 namespace apogee::protocol {
 struct SendMessageRequestHeader;
 struct TopicConfig;
@@ -46,12 +53,29 @@ struct TopicConfig;
 
 namespace apogee::broker {
 
+class BrokerConfig;
+class BrokerStatsManager;
+class SubscriptionGroupManager;
+class TopicConfigManager;
 struct BrokerSettings;
 
 class SendMessageProcessor : public remoting::RequestProcessor {
  public:
-  // `context` and everything it points to must outlive the processor.
-  explicit SendMessageProcessor(BrokerContext* context);
+  // What the processor uses; every pointer must outlive it.
+  struct Deps {
+    const BrokerConfig* config = nullptr;  // settings, read once per request
+    store::MessageStore* store = nullptr;
+    TopicConfigManager* topics = nullptr;  // lookup and auto-creation (TBW102, retry, DLQ)
+    SubscriptionGroupManager* groups = nullptr;  // a %RETRY% send's retryMaxTimes
+    BrokerStatsManager* stats = nullptr;         // null: nothing is counted
+    // "brokerIP1:listenPort": the store host written into msgIds.
+    std::string broker_addr;
+    // Failover fencing (BrokerContext::may_acknowledge): a send is acknowledged only while
+    // it returns true; empty means always.
+    std::function<bool()> may_acknowledge;
+  };
+
+  explicit SendMessageProcessor(Deps deps);
   ~SendMessageProcessor() override;
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
@@ -72,7 +96,9 @@ class SendMessageProcessor : public remoting::RequestProcessor {
                  protocol::RemotingCommand response, remoting::Responder responder);
   message::HostAddress BornHost(const remoting::Responder& responder) const;
 
-  BrokerContext* context_;
+  bool MayAcknowledge() const { return !deps_.may_acknowledge || deps_.may_acknowledge(); }
+
+  const Deps deps_;
   message::HostAddress store_host_;
   std::unique_ptr<message::UniqKeyGenerator> uniq_keys_;
   store::DelayLevelTable delay_levels_;  // messageDelayLevel, for the DELAY redirect

@@ -3,8 +3,6 @@
 #include <ctime>
 #include <utility>
 
-#include "broker/broker_context.h"
-
 namespace apogee::broker {
 namespace {
 
@@ -208,13 +206,13 @@ double BrokerStatsManager::GroupGetTps(std::string_view topic, std::string_view 
   return item != nullptr ? item->Tps(clock_->NowMillis(), 60'000) : 0;
 }
 
-PutRecorder BeginPut(const BrokerContext& context, std::string_view topic) {
-  return context.stats ? context.stats->BeginPut(topic) : PutRecorder();
+PutRecorder BeginPut(BrokerStatsManager* stats, std::string_view topic) {
+  return stats != nullptr ? stats->BeginPut(topic) : PutRecorder();
 }
 
-void RecordGet(const BrokerContext& context, std::string_view topic, std::string_view group,
+void RecordGet(BrokerStatsManager* stats, std::string_view topic, std::string_view group,
                bool found, int32_t msgs, int64_t bytes) {
-  if (context.stats) context.stats->OnGet(topic, group, found, msgs, bytes);
+  if (stats != nullptr) stats->OnGet(topic, group, found, msgs, bytes);
 }
 
 }  // namespace apogee::broker

@@ -70,7 +70,6 @@ struct DayMarks {
 };
 
 class BrokerStatsManager;
-struct BrokerContext;
 
 // What a send hands its store completion: the topic's counters (looked up before the put,
 // so the completion needs no topic string) and the start time. A default one (no
@@ -174,9 +173,10 @@ class BrokerStatsManager {
   ScheduledJob sampler_;  // "BrokerStatsSampler"
 };
 
-// Null-safe hooks for the processors (a context without statistics records nothing).
-PutRecorder BeginPut(const BrokerContext& context, std::string_view topic);
-void RecordGet(const BrokerContext& context, std::string_view topic, std::string_view group,
+// Null-safe hooks for the processors (a processor built without statistics, as in most
+// unit tests, records nothing).
+PutRecorder BeginPut(BrokerStatsManager* stats, std::string_view topic);
+void RecordGet(BrokerStatsManager* stats, std::string_view topic, std::string_view group,
                bool found, int32_t msgs, int64_t bytes);
 
 }  // namespace apogee::broker

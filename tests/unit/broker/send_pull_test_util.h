@@ -19,6 +19,8 @@
 #include "broker/broker_config.h"
 #include "broker/broker_context.h"
 #include "broker/broker_services.h"
+#include "broker/processors/pull_message_processor.h"
+#include "broker/processors/send_message_processor.h"
 #include "broker/stats/broker_stats_manager.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
@@ -151,6 +153,31 @@ class BrokerHarness {
       services_built = true;
     }
     return services;
+  }
+  // A send processor's dependencies from this harness's parts, as CreateSendPullProcessors
+  // fills them from the broker's (statistics included, no fencing).
+  SendMessageProcessor::Deps SendDeps() const {
+    SendMessageProcessor::Deps deps;
+    deps.config = config.get();
+    deps.store = store.get();
+    deps.topics = topics.get();
+    deps.groups = groups.get();
+    deps.stats = context.stats.get();
+    deps.broker_addr = context.broker_addr;
+    return deps;
+  }
+  // A pull processor's; `offsets` and `consumers` may be null (see PullMessageProcessor).
+  PullMessageProcessor::Deps PullDeps(ConsumerOffsetManager* offsets,
+                                      ConsumerManager* consumers = nullptr) const {
+    PullMessageProcessor::Deps deps;
+    deps.config = config.get();
+    deps.store = store.get();
+    deps.topics = topics.get();
+    deps.groups = groups.get();
+    deps.offsets = offsets;
+    deps.consumers = consumers;
+    deps.stats = context.stats.get();
+    return deps;
   }
   void AddTopic(const std::string& name, int32_t queues = 4,
                 int32_t perm = protocol::kPermRead | protocol::kPermWrite) {

@@ -51,9 +51,12 @@ protocol::UpdateConsumerOffsetRequestHeader Update(const std::string& topic, int
 class ConsumerManageProcessorTest : public ::testing::Test {
  protected:
   explicit ConsumerManageProcessorTest(BrokerSettings settings = TestSettings())
-      : harness_(settings), processor_(&harness_.context), sender_(&harness_.context) {
-    harness_.context.consumer_offset_manager =
-        std::make_shared<ConsumerOffsetManager>(harness_.env.get(), "/store/config/co.json");
+      : harness_(settings),
+        offsets_(std::make_shared<ConsumerOffsetManager>(harness_.env.get(),
+                                                         "/store/config/co.json")),
+        processor_({harness_.store.get(), offsets_.get(), harness_.groups.get(),
+                    harness_.topics.get()}),
+        sender_(harness_.SendDeps()) {
     harness_.AddTopic("T", 2);
   }
   void Send(int32_t queue_id) {
@@ -63,6 +66,7 @@ class ConsumerManageProcessorTest : public ::testing::Test {
   }
 
   BrokerHarness harness_;
+  std::shared_ptr<ConsumerOffsetManager> offsets_;
   ConsumerManageProcessor processor_;
   SendMessageProcessor sender_;
 };
@@ -105,7 +109,7 @@ TEST_F(ConsumerManageProcessorTest, OnewayUpdateIsStoredAndNotAnswered) {
   request.flag |= protocol::kFlagOneway;
   remoting::Responder responder(channel, request);
   processor_.ProcessRequest(std::move(request), responder);
-  EXPECT_EQ(harness_.context.consumer_offset_manager->QueryOffset("CG", "T", 0), 7);
+  EXPECT_EQ(offsets_->QueryOffset("CG", "T", 0), 7);
   EXPECT_EQ(channel->ResponseCount(), 0u);
 }
 
@@ -138,7 +142,7 @@ TEST_F(ConsumerManageProcessorTest, UpdateErrorPaths) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->code, rc::kSystemError);
   EXPECT_NE(r->remark->find("commitOffset"), std::string::npos);
-  EXPECT_EQ(harness_.context.consumer_offset_manager->AllOffsets().size(), 0u);
+  EXPECT_EQ(offsets_->AllOffsets().size(), 0u);
 }
 
 // ali-ons persists -1 for a queue it has no offset for: accepted, as Java does.

@@ -61,7 +61,7 @@ std::vector<message::MessageExt> Messages(const protocol::RemotingCommand& r) {
 class PullMessageProcessorTest : public ::testing::Test {
  protected:
   explicit PullMessageProcessorTest(BrokerSettings settings = TestSettings())
-      : harness_(settings), sender_(&harness_.context) {
+      : harness_(settings), sender_(harness_.SendDeps()) {
     hold_ = std::make_shared<PullRequestHoldService>(
         Clock::Real(),
         [this](std::string_view t, int32_t q) { return harness_.store->GetMaxOffsetInQueue(t, q); },
@@ -73,9 +73,9 @@ class PullMessageProcessorTest : public ::testing::Test {
             h->NotifyMessageArriving(t, q, n);
           }
         });
-    harness_.context.consumer_offset_manager =
+    offsets_ =
         std::make_shared<ConsumerOffsetManager>(harness_.env.get(), "/store/config/co.json");
-    processor_ = std::make_shared<PullMessageProcessor>(&harness_.context, hold_);
+    processor_ = std::make_shared<PullMessageProcessor>(harness_.PullDeps(offsets_.get()), hold_);
     harness_.AddTopic("T", 2);
   }
   ~PullMessageProcessorTest() override { SetHold(nullptr)->Shutdown(); }
@@ -109,6 +109,7 @@ class PullMessageProcessorTest : public ::testing::Test {
   SendMessageProcessor sender_;
   std::mutex hold_mu_;  // guards hold_ against the reput thread's reads while a test swaps it
   std::shared_ptr<PullRequestHoldService> hold_;
+  std::shared_ptr<ConsumerOffsetManager> offsets_;
   std::shared_ptr<PullMessageProcessor> processor_;
 };
 
@@ -224,7 +225,7 @@ TEST_F(PullMessageProcessorTest, WokenPullWithTheFullPullPoolIsAnsweredSystemBus
               },
               executor))
       ->Shutdown();
-  processor_ = std::make_shared<PullMessageProcessor>(&harness_.context, hold_);
+  processor_ = std::make_shared<PullMessageProcessor>(harness_.PullDeps(offsets_.get()), hold_);
 
   auto channel = std::make_shared<FakeChannel>();
   protocol::RemotingCommand request =
@@ -287,7 +288,7 @@ TEST_F(PullMessageProcessorTest, CommitOffsetFlagStoresTheConsumerOffset) {
   auto r = Call(*processor_, std::move(request));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->code, rc::kSuccess);
-  EXPECT_EQ(harness_.context.consumer_offset_manager->QueryOffset("CG", "T", 0), 17);
+  EXPECT_EQ(offsets_->QueryOffset("CG", "T", 0), 17);
 }
 
 TEST_F(PullMessageProcessorTest, ErrorPathsAnswerJavasCodesWithARemark) {
@@ -340,14 +341,15 @@ TEST_F(PullMessageProcessorTest, ErrorPathsAnswerJavasCodesWithARemark) {
 TEST_F(PullMessageProcessorTest, WithoutTheSubscriptionFlagTheHeartbeatDecides) {
   Send(0, "x", "TagA");
   harness_.WaitDispatched();
-  // No ConsumerManager yet / group never sent a heartbeat.
+  // No ConsumerManager / group never sent a heartbeat.
   auto r = Call(*processor_, PullRequest("T", 0, 0, 0, std::nullopt));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->code, rc::kSubscriptionNotExist);
 
   ManualClock clock;
   auto consumers = std::make_shared<ConsumerManager>(&clock, nullptr);
-  harness_.context.consumer_manager = consumers;
+  processor_ = std::make_shared<PullMessageProcessor>(
+      harness_.PullDeps(offsets_.get(), consumers.get()), hold_);
   r = Call(*processor_, PullRequest("T", 0, 0, 0, std::nullopt));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->code, rc::kSubscriptionNotExist);
@@ -541,7 +543,7 @@ TEST_F(SlavePullTest, SlaveNeverStoresTheCommitOffset) {
   auto r = Call(*processor_, std::move(request));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->code, rc::kSuccess);
-  EXPECT_EQ(harness_.context.consumer_offset_manager->QueryOffset("CG", "T", 1), -1);
+  EXPECT_EQ(offsets_->QueryOffset("CG", "T", 1), -1);
 }
 
 class SlaveReadEnabledPullTest : public PullMessageProcessorTest {

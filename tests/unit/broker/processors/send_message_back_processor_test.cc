@@ -20,7 +20,7 @@ using testing::SendRequest;
 
 class SendMessageBackProcessorTest : public ::testing::Test {
  protected:
-  SendMessageBackProcessorTest() : sender_(&harness_.context), back_(&harness_.context) {
+  SendMessageBackProcessorTest() : sender_(harness_.SendDeps()), back_(&harness_.context) {
     harness_.AddTopic("T", 4);
     SubscriptionGroupConfig g;
     g.group_name = "cg";

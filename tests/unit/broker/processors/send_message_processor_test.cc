@@ -25,7 +25,7 @@ using testing::TestSettings;
 class SendMessageProcessorTest : public ::testing::Test {
  protected:
   explicit SendMessageProcessorTest(BrokerSettings settings = TestSettings())
-      : harness_(settings), processor_(&harness_.context) {}
+      : harness_(settings), processor_(harness_.SendDeps()) {}
 
   // The stored message at (topic, queue, offset).
   message::MessageExt Stored(const std::string& topic, int32_t queue_id, int64_t offset) {

@@ -26,7 +26,7 @@ class ScheduleMessageServiceTest : public ::testing::Test {
  protected:
   ScheduleMessageServiceTest()
       : harness_(Settings()),
-        sender_(&harness_.context),
+        sender_(harness_.SendDeps()),
         offsets_(harness_.env.get(), "/store/config/delayOffset.json") {
     harness_.AddTopic("T", 4);
   }

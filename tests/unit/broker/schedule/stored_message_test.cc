@@ -18,7 +18,7 @@ using testing::SendRequest;
 
 class StoredMessageTest : public ::testing::Test {
  protected:
-  StoredMessageTest() : sender_(&harness_.context) { harness_.AddTopic("T", 4); }
+  StoredMessageTest() : sender_(harness_.SendDeps()) { harness_.AddTopic("T", 4); }
 
   int64_t Send(protocol::RemotingCommand request) {
     auto r = Call(sender_, std::move(request));

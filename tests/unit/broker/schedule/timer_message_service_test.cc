@@ -78,7 +78,7 @@ TEST(TimerProgressTest, DecodeOfAHugeRangeIsImmediateAndRangesMerge) {
 
 class TimerMessageServiceTest : public ::testing::Test {
  protected:
-  TimerMessageServiceTest() : sender_(&harness_.context) { harness_.AddTopic("T", 4); }
+  TimerMessageServiceTest() : sender_(harness_.SendDeps()) { harness_.AddTopic("T", 4); }
 
   void SendTimer(const std::string& body, int64_t deliver_ms) {
     protocol::RemotingCommand request = SendRequest("T", 1, body);

@@ -25,7 +25,7 @@ TEST(BrokerMetricsTest, ScrapeShowsWhatWasSentAndTheLag) {
   testing::BrokerHarness harness;
   BrokerStatsManager* stats = harness.context.stats.get();
   harness.AddTopic("MetricsTopic", 2);
-  SendMessageProcessor send(&harness.context);
+  SendMessageProcessor send(harness.SendDeps());
   for (int i = 0; i < 3; ++i) {
     auto r = testing::Call(send, testing::SendRequest("MetricsTopic", 0, "body-" + std::to_string(i)));
     ASSERT_TRUE(r.has_value());
