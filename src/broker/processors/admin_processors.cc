@@ -11,7 +11,7 @@ namespace apogee::broker {
 
 void CreateAdminProcessors(BrokerContext& context, BrokerProcessors* out, env::Env* env) {
   out->admin = std::make_shared<AdminBrokerProcessor>(&context, env, context.stats);
-  out->query_message = std::make_shared<QueryMessageProcessor>(&context);
+  out->query_message = std::make_shared<QueryMessageProcessor>(context.store);
 }
 
 }  // namespace apogee::broker

@@ -9,7 +9,6 @@
 
 #include "base/logging.h"
 #include "broker/broker_config.h"
-#include "broker/broker_context.h"
 #include "broker/client/consumer_offset_manager.h"
 #include "broker/permission.h"
 #include "broker/subscription_group_manager.h"
@@ -47,8 +46,8 @@ constexpr std::string_view kDeliveryProperties[] = {
 
 }  // namespace
 
-DlqRedriveProcessor::DlqRedriveProcessor(BrokerContext* context, message::HostAddress store_host)
-    : context_(context), store_host_(std::move(store_host)) {}
+DlqRedriveProcessor::DlqRedriveProcessor(const Deps& deps, message::HostAddress store_host)
+    : deps_(deps), store_host_(std::move(store_host)) {}
 
 void DlqRedriveProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
   responder.Send(Redrive(request));
@@ -63,7 +62,7 @@ RemotingCommand DlqRedriveProcessor::Redrive(const RemotingCommand& request) {
   Result<protocol::RedriveDlqMessageRequestHeader> header =
       protocol::DecodeCustomHeader<protocol::RedriveDlqMessageRequestHeader>(request);
   if (!header.ok()) return answer(rc::kSystemError, header.status().message());
-  const std::shared_ptr<const BrokerSettings> settings = context_->config->Get();
+  const std::shared_ptr<const BrokerSettings> settings = deps_.config->Get();
   if (!protocol::IsWriteable(settings->broker_permission) ||
       settings->store.role() == store::BrokerRole::kSlave) {
     return answer(
@@ -80,8 +79,8 @@ RemotingCommand DlqRedriveProcessor::Redrive(const RemotingCommand& request) {
   }
   const std::string dlq = protocol::DlqTopic(group);
   // Never auto-creates the group: a typo must not answer "0 redriven" as if all was well.
-  if (!context_->subscription_group_manager->ContainsSubscriptionGroup(group) &&
-      !context_->topic_config_manager->ContainsTopic(dlq)) {
+  if (!deps_.groups->ContainsSubscriptionGroup(group) &&
+      !deps_.topics->ContainsTopic(dlq)) {
     return answer(rc::kSubscriptionGroupNotExist,
                   fmt::format("subscription group not exist, {}", group));
   }
@@ -91,8 +90,8 @@ RemotingCommand DlqRedriveProcessor::Redrive(const RemotingCommand& request) {
   }
 
   std::lock_guard<std::mutex> lock(mu_);
-  store::MessageStore* store = context_->store;
-  ConsumerOffsetManager* offsets = context_->consumer_offset_manager.get();
+  store::MessageStore* store = deps_.store;
+  ConsumerOffsetManager* offsets = deps_.offsets;
   int64_t offset = offsets->QueryOffset(kDlqRedriveConsumerGroup, dlq, kDlqQueueId);
   const int64_t min_offset = store->GetMinOffsetInQueue(dlq, kDlqQueueId);
   if (offset < min_offset) offset = min_offset;
@@ -135,7 +134,7 @@ RemotingCommand DlqRedriveProcessor::Redrive(const RemotingCommand& request) {
       }
       std::optional<protocol::TopicConfig> topic_config =
           original.empty() ? std::nullopt
-                           : context_->topic_config_manager->SelectTopicConfig(original);
+                           : deps_.topics->SelectTopicConfig(original);
       if (!topic_config || topic_config->write_queue_nums <= 0) {
         logger->error("{} offset {} (msgId {}): original topic '{}' {}; not redriven", dlq,
                       ref.queue_offset, msg->msg_id(), original,

@@ -22,17 +22,33 @@
 #include "protocol/remoting_command.h"
 #include "remoting/request_processor.h"
 
+namespace apogee::store {
+class MessageStore;
+}  // namespace apogee::store
+
 namespace apogee::broker {
 
-struct BrokerContext;
+class BrokerConfig;
+class ConsumerOffsetManager;
+class SubscriptionGroupManager;
+class TopicConfigManager;
 
 // The consumer group whose offset on %DLQ%<group> marks what was redriven.
 inline constexpr std::string_view kDlqRedriveConsumerGroup = "CID_APOGEE_DLQ_REDRIVE";
 
 class DlqRedriveProcessor : public remoting::RequestProcessor {
  public:
-  // `context` must outlive the processor; its consumer_offset_manager must be set.
-  DlqRedriveProcessor(BrokerContext* context, message::HostAddress store_host);
+  // What the processor uses; none may be null, and each must outlive the processor.
+  struct Deps {
+    const BrokerConfig* config = nullptr;
+    store::MessageStore* store = nullptr;
+    // Where the redrive got to, under kDlqRedriveConsumerGroup.
+    ConsumerOffsetManager* offsets = nullptr;
+    SubscriptionGroupManager* groups = nullptr;  // is the group known at all
+    TopicConfigManager* topics = nullptr;        // its DLQ and the original topics
+  };
+
+  DlqRedriveProcessor(const Deps& deps, message::HostAddress store_host);
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
 
@@ -40,7 +56,7 @@ class DlqRedriveProcessor : public remoting::RequestProcessor {
   protocol::RemotingCommand Redrive(const protocol::RemotingCommand& request);
 
  private:
-  BrokerContext* context_;
+  const Deps deps_;
   message::HostAddress store_host_;
   std::mutex mu_;  // one redrive at a time: two would resend the same messages
   std::atomic<uint64_t> round_robin_{0};

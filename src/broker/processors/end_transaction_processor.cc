@@ -7,7 +7,6 @@
 
 #include "base/logging.h"
 #include "broker/broker_config.h"
-#include "broker/broker_context.h"
 #include "broker/schedule/message_redirect.h"
 #include "broker/store_status_mapping.h"
 #include "broker/transaction/transactional_message_service.h"
@@ -37,11 +36,11 @@ const char* DecisionName(int32_t commit_or_rollback) {
 
 }  // namespace
 
-EndTransactionProcessor::EndTransactionProcessor(BrokerContext* context,
+EndTransactionProcessor::EndTransactionProcessor(const BrokerConfig* config,
                                                  TransactionalMessageService* service)
-    : context_(context), service_(service) {
+    : config_(config), service_(service) {
   Result<store::DelayLevelTable> levels =
-      store::DelayLevelTable::Parse(context_->config->Get()->store.message_delay_level);
+      store::DelayLevelTable::Parse(config_->Get()->store.message_delay_level);
   if (levels.ok()) {
     delay_levels_ = std::move(*levels);
   } else {
@@ -55,7 +54,7 @@ EndTransactionProcessor::EndTransactionProcessor(BrokerContext* context,
 void EndTransactionProcessor::ProcessRequest(RemotingCommand request,
                                              remoting::Responder responder) {
   auto logger = GetLogger("transaction");
-  const std::shared_ptr<const BrokerSettings> settings = context_->config->Get();
+  const std::shared_ptr<const BrokerSettings> settings = config_->Get();
   if (settings->store.role() == store::BrokerRole::kSlave) {
     responder.SendCode(rc::kSlaveNotAvailable,
                        "Store is slave mode, so end transaction is forbidden.");

@@ -24,18 +24,18 @@
 
 namespace apogee::broker {
 
-struct BrokerContext;
+class BrokerConfig;
 class TransactionalMessageService;
 
 class EndTransactionProcessor : public remoting::RequestProcessor {
  public:
-  // `context` and `service` must outlive the processor.
-  EndTransactionProcessor(BrokerContext* context, TransactionalMessageService* service);
+  // `config` (role, messageDelayLevel) and `service` must outlive the processor.
+  EndTransactionProcessor(const BrokerConfig* config, TransactionalMessageService* service);
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
 
  private:
-  BrokerContext* context_;
+  const BrokerConfig* config_;
   TransactionalMessageService* service_;
   store::DelayLevelTable delay_levels_;  // parsed from messageDelayLevel at construction
 };

@@ -6,7 +6,6 @@
 #include <string>
 #include <utility>
 
-#include "broker/broker_context.h"
 #include "protocol/consumer_headers.h"
 #include "protocol/custom_header.h"
 #include "protocol/request_code.h"
@@ -46,7 +45,7 @@ void AttachRecords(store::QueryMessageResult result, RemotingCommand* response) 
 
 }  // namespace
 
-QueryMessageProcessor::QueryMessageProcessor(const BrokerContext* context) : context_(context) {}
+QueryMessageProcessor::QueryMessageProcessor(store::MessageStore* store) : store_(store) {}
 
 void QueryMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
   switch (request.code) {
@@ -70,11 +69,10 @@ RemotingCommand QueryMessageProcessor::QueryMessage(const RemotingCommand& reque
   // A lookup by UNIQ_KEY may match several copies (retries); Java answers up to the
   // store's default instead of the caller's number.
   if (request.ext_fields.Get(kUniqueMsgQueryFlag) == std::optional<std::string_view>("true")) {
-    max_num = context_->store->config().default_query_max_num;
+    max_num = store_->config().default_query_max_num;
   }
-  store::QueryMessageResult result =
-      context_->store->QueryMessages(header->topic, header->key, max_num,
-                                     header->begin_timestamp, header->end_timestamp);
+  store::QueryMessageResult result = store_->QueryMessages(
+      header->topic, header->key, max_num, header->begin_timestamp, header->end_timestamp);
 
   protocol::QueryMessageResponseHeader response_header;
   response_header.index_last_update_timestamp = result.index_last_update_timestamp;
@@ -97,7 +95,7 @@ RemotingCommand QueryMessageProcessor::ViewMessageById(const RemotingCommand& re
   auto header = protocol::DecodeCustomHeader<protocol::ViewMessageRequestHeader>(request);
   if (!header.ok()) return Malformed(request, header.status());
 
-  auto found = context_->store->GetMessageByOffset(header->offset);
+  auto found = store_->GetMessageByOffset(header->offset);
   if (!found.ok() || found->messages.empty()) {
     return Reply(request, rc::kSystemError,
                  fmt::format("can not find message by the offset, {}", header->offset));

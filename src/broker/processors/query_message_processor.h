@@ -7,15 +7,17 @@
 // CommitLog memory without a copy: the response's body_segments keep the store's file
 // handles alive until the frame is written.
 //
-// Thread-safety: stateless apart from the context; runs on the query-message executor.
+// Thread-safety: stateless apart from the store; runs on the query-message executor.
 #pragma once
 
 #include "protocol/remoting_command.h"
 #include "remoting/request_processor.h"
 
-namespace apogee::broker {
+namespace apogee::store {
+class MessageStore;
+}  // namespace apogee::store
 
-struct BrokerContext;
+namespace apogee::broker {
 
 // The extField the Java client adds to a QUERY_MESSAGE by UNIQ_KEY (MixAll's
 // UNIQUE_MSG_QUERY_FLAG); the broker then answers at most defaultQueryMaxNum messages.
@@ -23,8 +25,8 @@ inline constexpr char kUniqueMsgQueryFlag[] = "_UNIQUE_KEY_QUERY";
 
 class QueryMessageProcessor : public remoting::RequestProcessor {
  public:
-  // `context` must outlive the processor.
-  explicit QueryMessageProcessor(const BrokerContext* context);
+  // The store (the only thing it reads) must outlive the processor.
+  explicit QueryMessageProcessor(store::MessageStore* store);
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
 
@@ -32,7 +34,7 @@ class QueryMessageProcessor : public remoting::RequestProcessor {
   protocol::RemotingCommand QueryMessage(const protocol::RemotingCommand& request) const;
   protocol::RemotingCommand ViewMessageById(const protocol::RemotingCommand& request) const;
 
-  const BrokerContext* context_;
+  store::MessageStore* store_;
 };
 
 }  // namespace apogee::broker

@@ -9,7 +9,13 @@
 namespace apogee::broker {
 
 void CreateScheduleProcessors(BrokerContext& context, BrokerProcessors* out) {
-  out->send_back = std::make_shared<SendMessageBackProcessor>(&context);
+  out->send_back = std::make_shared<SendMessageBackProcessor>(SendMessageBackProcessor::Deps{
+      .config = context.config,
+      .store = context.store,
+      .groups = context.subscription_group_manager,
+      .topics = context.topic_config_manager,
+      .stats = context.stats.get(),
+  });
 }
 
 }  // namespace apogee::broker

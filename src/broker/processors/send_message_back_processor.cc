@@ -46,9 +46,9 @@ int32_t RandomQueueId(int32_t queue_nums) {
 
 }  // namespace
 
-SendMessageBackProcessor::SendMessageBackProcessor(BrokerContext* context) : context_(context) {
+SendMessageBackProcessor::SendMessageBackProcessor(const Deps& deps) : deps_(deps) {
   Result<store::DelayLevelTable> levels =
-      store::DelayLevelTable::Parse(context_->config->Get()->store.message_delay_level);
+      store::DelayLevelTable::Parse(deps_.config->Get()->store.message_delay_level);
   if (levels.ok()) delay_levels_ = std::move(*levels);
 }
 
@@ -60,9 +60,9 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
                                                      header.status().message()));
     return;
   }
-  const std::shared_ptr<const BrokerSettings> settings = context_->config->Get();
+  const std::shared_ptr<const BrokerSettings> settings = deps_.config->Get();
   std::optional<SubscriptionGroupConfig> group =
-      context_->subscription_group_manager->FindSubscriptionGroupConfig(header->group);
+      deps_.groups->FindSubscriptionGroupConfig(header->group);
   if (!group) {
     responder.SendCode(rc::kSubscriptionGroupNotExist,
                        fmt::format("subscription group not exist, {}", header->group));
@@ -78,7 +78,7 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
     return;
   }
 
-  TopicConfigManager& topics = *context_->topic_config_manager;
+  TopicConfigManager& topics = *deps_.topics;
   std::string new_topic = protocol::RetryTopic(header->group);
   int32_t queue_id = RandomQueueId(group->retry_queue_nums);
   Result<protocol::TopicConfig> retry_config = topics.CreateTopicInSendMessageBackMethod(
@@ -95,7 +95,7 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
     return;
   }
 
-  Result<message::MessageExt> found = LookMessageByOffset(*context_->store, header->offset);
+  Result<message::MessageExt> found = LookMessageByOffset(*deps_.store, header->offset);
   if (!found.ok()) {
     responder.SendCode(rc::kSystemError, std::string(found.status().message()));
     return;
@@ -144,11 +144,11 @@ void SendMessageBackProcessor::ProcessRequest(RemotingCommand request,
   fields.physical_offset = 0;
   fields.store_timestamp = 0;
   fields.prepared_transaction_offset = 0;
-  store::MessageStore* store = context_->store;
+  store::MessageStore* store = deps_.store;
   const int32_t max_size = settings->store.max_message_size;
   store->PutMessage(
       fields, /*wait_store_msg_ok=*/false,
-      [owned, store, max_size, put_stats = BeginPut(context_->stats.get(), owned->first.topic),
+      [owned, store, max_size, put_stats = BeginPut(deps_.stats, owned->first.topic),
        responder = std::move(responder)](const store::PutResult& result) {
         put_stats.Done(result);  // counted under the retry, schedule or %DLQ% topic it went to
         if (store::PutStatusStored(result.status)) {

@@ -19,24 +19,41 @@
 //
 // Thread-safety: ProcessRequest may run concurrently; the answer is sent from the store's
 // put callback.
+//
+// Dependencies: exactly the members of Deps (filled by CreateScheduleProcessors).
 #pragma once
 
-#include "broker/broker_context.h"
-#include "message/host_address.h"
 #include "remoting/request_processor.h"
 #include "store/delay_level_table.h"
 
+namespace apogee::store {
+class MessageStore;
+}  // namespace apogee::store
+
 namespace apogee::broker {
+
+class BrokerConfig;
+class BrokerStatsManager;
+class SubscriptionGroupManager;
+class TopicConfigManager;
 
 class SendMessageBackProcessor : public remoting::RequestProcessor {
  public:
-  // `context` and everything it points to must outlive the processor.
-  explicit SendMessageBackProcessor(BrokerContext* context);
+  // What the processor uses; every pointer must outlive it.
+  struct Deps {
+    const BrokerConfig* config = nullptr;  // settings and messageDelayLevel
+    store::MessageStore* store = nullptr;  // re-reads the message, stores the copy
+    SubscriptionGroupManager* groups = nullptr;  // retryMaxTimes, retryQueueNums
+    TopicConfigManager* topics = nullptr;        // creates %RETRY% and %DLQ% topics
+    BrokerStatsManager* stats = nullptr;         // null: nothing is counted
+  };
+
+  explicit SendMessageBackProcessor(const Deps& deps);
 
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
 
  private:
-  BrokerContext* context_;
+  const Deps deps_;
   store::DelayLevelTable delay_levels_;
 };
 

@@ -17,7 +17,8 @@ using testing::TransactionHarness;
 
 class DlqRedriveProcessorTest : public ::testing::Test {
  protected:
-  DlqRedriveProcessorTest() : processor_(&h_.context, h_.host) {
+  DlqRedriveProcessorTest() : processor_({h_.config.get(), h_.store.get(), h_.offsets.get(), h_.groups.get(), h_.topics.get()},
+                   h_.host) {
     h_.AddTopic("Orders", 2);
     h_.AddTopic("%DLQ%G1", 1);
     SubscriptionGroupConfig g;

@@ -32,7 +32,7 @@ protocol::RemotingCommand EndRequest(const message::MessageExt& half, int32_t de
 
 TEST(EndTransactionProcessorTest, CommitStoresTheRealMessageAndAnOp) {
   TransactionHarness h;
-  EndTransactionProcessor processor(&h.context, h.service.get());
+  EndTransactionProcessor processor(h.config.get(), h.service.get());
   message::MessageExt half = h.PutHalf("U1", 1000);
   auto response = Call(processor, EndRequest(half, message::kTransactionCommitType));
   ASSERT_TRUE(response);
@@ -54,7 +54,7 @@ TEST(EndTransactionProcessorTest, CommitStoresTheRealMessageAndAnOp) {
 
 TEST(EndTransactionProcessorTest, RollbackStoresOnlyTheOp) {
   TransactionHarness h;
-  EndTransactionProcessor processor(&h.context, h.service.get());
+  EndTransactionProcessor processor(h.config.get(), h.service.get());
   h.PutHalf("U0", 1000);
   message::MessageExt half = h.PutHalf("U1", 1000);
   auto response = Call(processor, EndRequest(half, message::kTransactionRollbackType));
@@ -68,7 +68,7 @@ TEST(EndTransactionProcessorTest, RollbackStoresOnlyTheOp) {
 
 TEST(EndTransactionProcessorTest, UnknownStateChangesNothing) {
   TransactionHarness h;
-  EndTransactionProcessor processor(&h.context, h.service.get());
+  EndTransactionProcessor processor(h.config.get(), h.service.get());
   message::MessageExt half = h.PutHalf("U1", 1000);
   auto response = Call(processor, EndRequest(half, 0));
   ASSERT_TRUE(response);
@@ -79,7 +79,7 @@ TEST(EndTransactionProcessorTest, UnknownStateChangesNothing) {
 
 TEST(EndTransactionProcessorTest, MismatchesAreSystemErrorsNamingTheField) {
   TransactionHarness h;
-  EndTransactionProcessor processor(&h.context, h.service.get());
+  EndTransactionProcessor processor(h.config.get(), h.service.get());
   message::MessageExt half = h.PutHalf("U1", 1000);
   auto wrong_group = Call(processor, EndRequest(half, message::kTransactionCommitType, "PG_X"));
   ASSERT_TRUE(wrong_group);
@@ -103,7 +103,7 @@ TEST(EndTransactionProcessorTest, MismatchesAreSystemErrorsNamingTheField) {
 
 TEST(EndTransactionProcessorTest, DelayedCommitGoesThroughTheScheduleTopic) {
   TransactionHarness h;
-  EndTransactionProcessor processor(&h.context, h.service.get());
+  EndTransactionProcessor processor(h.config.get(), h.service.get());
   message::MessageProperties props;
   (void)props.Set(message::kPropertyDelayTimeLevel, "3");
   message::MessageExt half = h.PutHalf("U1", 1000, "PG_TX", 2, props);
@@ -123,9 +123,7 @@ TEST(EndTransactionProcessorTest, SlaveRefuses) {
   TransactionHarness h;
   // brokerRole is a start-up key: the processor reads it through a slave's config.
   BrokerConfig slave_config(settings);
-  BrokerContext context = h.context;
-  context.config = &slave_config;
-  EndTransactionProcessor processor(&context, h.service.get());
+  EndTransactionProcessor processor(&slave_config, h.service.get());
   message::MessageExt half = h.PutHalf("U1", 1000);
   auto response = Call(processor, EndRequest(half, message::kTransactionCommitType));
   ASSERT_TRUE(response);

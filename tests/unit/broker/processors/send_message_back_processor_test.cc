@@ -18,9 +18,13 @@ using testing::Call;
 using testing::Ext;
 using testing::SendRequest;
 
+SendMessageBackProcessor::Deps BackDeps(const BrokerHarness& h) {
+  return {h.config.get(), h.store.get(), h.groups.get(), h.topics.get(), h.context.stats.get()};
+}
+
 class SendMessageBackProcessorTest : public ::testing::Test {
  protected:
-  SendMessageBackProcessorTest() : sender_(harness_.SendDeps()), back_(&harness_.context) {
+  SendMessageBackProcessorTest() : sender_(harness_.SendDeps()), back_(BackDeps(harness_)) {
     harness_.AddTopic("T", 4);
     SubscriptionGroupConfig g;
     g.group_name = "cg";
@@ -173,7 +177,7 @@ class SendMessageBackStrictTest : public ::testing::Test {
     return s;
   }
   BrokerHarness harness_{Settings()};
-  SendMessageBackProcessor back_{&harness_.context};
+  SendMessageBackProcessor back_{BackDeps(harness_)};
 };
 
 TEST_F(SendMessageBackStrictTest, UnknownGroupIsRefused) {
