@@ -136,7 +136,17 @@ Result<RemotingCommand> MQAdminClient::CallBroker(std::string_view addr, Remotin
   return response;
 }
 
+Result<std::vector<std::string>> MQAdminClient::NameServers() const {
+  std::vector<std::string> list = transport_->NameServers();
+  if (list.empty()) {
+    return Status::InvalidArgument(
+        "no NameServer address: pass -n host:port[;host:port] or set NAMESRV_ADDR");
+  }
+  return list;
+}
+
 Result<RemotingCommand> MQAdminClient::CallNamesrv(RemotingCommand request) {
+  APOGEE_RETURN_IF_ERROR(NameServers().status());
   APOGEE_ASSIGN_OR_RETURN(RemotingCommand response, transport_->InvokeNamesrv(std::move(request), timeout_));
   if (response.code != resp::kSuccess) return ResponseError("NameServer", response);
   return response;
@@ -175,7 +185,8 @@ Result<protocol::TopicList> MQAdminClient::GetTopicsByCluster(std::string_view c
 
 Status MQAdminClient::DeleteTopicInNamesrv(std::string_view topic, std::optional<std::string> cluster) {
   protocol::DeleteTopicFromNamesrvRequestHeader header{std::string(topic), std::move(cluster)};
-  for (const std::string& ns : transport_->NameServers()) {
+  APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> name_servers, NameServers());
+  for (const std::string& ns : name_servers) {
     APOGEE_RETURN_IF_ERROR(CallBroker(ns, Request(rc::kDeleteTopicInNamesrv, header)).status());
   }
   return Status::OK();
@@ -183,7 +194,8 @@ Status MQAdminClient::DeleteTopicInNamesrv(std::string_view topic, std::optional
 
 Status MQAdminClient::PutKvConfig(std::string_view ns, std::string_view key, std::string_view value) {
   protocol::PutKVConfigRequestHeader header{std::string(ns), std::string(key), std::string(value)};
-  for (const std::string& addr : transport_->NameServers()) {
+  APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> name_servers, NameServers());
+  for (const std::string& addr : name_servers) {
     APOGEE_RETURN_IF_ERROR(CallBroker(addr, Request(rc::kPutKvConfig, header)).status());
   }
   return Status::OK();
@@ -191,7 +203,8 @@ Status MQAdminClient::PutKvConfig(std::string_view ns, std::string_view key, std
 
 Status MQAdminClient::DeleteKvConfig(std::string_view ns, std::string_view key) {
   protocol::DeleteKVConfigRequestHeader header{std::string(ns), std::string(key)};
-  for (const std::string& addr : transport_->NameServers()) {
+  APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> name_servers, NameServers());
+  for (const std::string& addr : name_servers) {
     APOGEE_RETURN_IF_ERROR(CallBroker(addr, Request(rc::kDeleteKvConfig, header)).status());
   }
   return Status::OK();

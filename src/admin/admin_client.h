@@ -62,6 +62,12 @@ class MQAdminClient {
 
   AdminTransport* transport() { return transport_; }
 
+  // The configured NameServers, in order; InvalidArgument saying how to name them when there
+  // are none. mqadmin runs without -n (as Java's does) so that commands that only talk to the
+  // broker given by -b work; everything that needs a NameServer asks here first and fails
+  // with that error instead of silently doing nothing.
+  Result<std::vector<std::string>> NameServers() const;
+
   // ---- NameServer ----
   Result<protocol::ClusterInfo> GetBrokerClusterInfo();
   Result<protocol::TopicRouteData> GetTopicRoute(std::string_view topic);

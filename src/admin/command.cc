@@ -32,7 +32,10 @@ Result<acl::Credentials> CommandContext::Credentials(const ParsedOptions& option
 
 Result<MQAdminClient*> CommandContext::Admin(const ParsedOptions& options) {
   if (admin_ == nullptr) {
-    APOGEE_ASSIGN_OR_RETURN(std::string addr, NamesrvAddr(options));
+    // No address is fine here: a command that needs a NameServer fails at its first call
+    // (MQAdminClient::NameServers), one that only talks to -b's broker works without.
+    std::string addr = options.Get("namesrvAddr");
+    if (addr.empty()) addr = env_namesrv_;
     APOGEE_ASSIGN_OR_RETURN(acl::Credentials credentials, Credentials(options));
     APOGEE_ASSIGN_OR_RETURN(transport_, factory_(addr, credentials));
     admin_ = std::make_unique<MQAdminClient>(transport_.get());

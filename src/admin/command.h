@@ -37,7 +37,8 @@ class CommandContext {
   // --accessKey/--secretKey, else $ROCKETMQ_HOME/conf/tools.yml as Java's tools (none when
   // neither is there); a tools.yml that does not parse is an error naming it.
   Result<acl::Credentials> Credentials(const ParsedOptions& options) const;
-  // The admin client over a transport built on first use.
+  // The admin client over a transport built on first use, for the NameServers of -n, else
+  // NAMESRV_ADDR, else none (then only broker-direct calls work, as with Java's mqadmin).
   Result<MQAdminClient*> Admin(const ParsedOptions& options);
 
  private:

@@ -24,7 +24,8 @@ Status ChangeWritePerm(const ParsedOptions& o, CommandContext& ctx, bool wipe) {
   APOGEE_ASSIGN_OR_RETURN(MQAdminClient * admin, ctx.Admin(o));
   const char* verb = wipe ? "wipe" : "add";
   Status first_error;
-  for (const std::string& ns : admin->transport()->NameServers()) {
+  APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> name_servers, admin->NameServers());
+  for (const std::string& ns : name_servers) {
     auto count = wipe ? admin->WipeWritePerm(ns, broker) : admin->AddWritePerm(ns, broker);
     if (count.ok()) {
       ctx.out() << verb << " write perm of broker[" << broker << "] in name server[" << ns << "] OK, "

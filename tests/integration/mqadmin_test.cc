@@ -369,5 +369,19 @@ TEST_F(MQAdminTest, UsageErrorsExitWithOne) {
   EXPECT_NE(no_ns.output.find("NAMESRV_ADDR"), std::string::npos) << no_ns.output;
 }
 
+// Java's mqadmin runs a command given only a broker (-b) without any NameServer; so does ours.
+// Commands that need one still fail with the hint (above), even those that ask every NameServer.
+TEST_F(MQAdminTest, BrokerOnlyCommandsNeedNoNameServer) {
+  ToolResult status = RunTool("mqadmin", {"brokerStatus", "-b", BrokerAddr()});
+  EXPECT_EQ(status.exit_code, 0) << status.output;
+  EXPECT_TRUE(std::regex_search(status.output, std::regex("brokerVersionDesc\\s+: V"))) << status.output;
+  ToolResult config = RunTool("mqadmin", {"getBrokerConfig", "-b", BrokerAddr()});
+  EXPECT_EQ(config.exit_code, 0) << config.output;
+  EXPECT_TRUE(std::regex_search(config.output, std::regex("brokerName\\s+=  broker-a\n"))) << config.output;
+  ToolResult kv = RunTool("mqadmin", {"updateKvConfig", "-s", "ns", "-k", "k", "-v", "v"});
+  EXPECT_EQ(kv.exit_code, 1) << kv.output;
+  EXPECT_NE(kv.output.find("NAMESRV_ADDR"), std::string::npos) << kv.output;
+}
+
 }  // namespace
 }  // namespace apogee::testing

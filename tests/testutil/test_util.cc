@@ -4,14 +4,18 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -47,16 +51,96 @@ bool PortFree(int port) {
 }
 }  // namespace
 
+// Ports picked by test processes are reserved machine-wide, so two tests running side by side
+// (ctest -j) never get the same one: a broker stopped and restarted on its own port must not
+// find it taken by another test's process in between ("Address already in use" in CI). A
+// reservation is a file named after the port, holding the picking process's pid; it lasts as
+// long as that process, and one whose process is gone is taken over. One lock file makes the
+// check-and-create atomic across processes.
+namespace {
+class PortReservations {
+ public:
+  PortReservations() {
+    const char* base = std::getenv("TMPDIR");
+    dir_ = std::string(base ? base : "/tmp") + "/apogee-test-ports";
+    ::mkdir(dir_.c_str(), 0777);
+  }
+  // Gives this process's reservations back at exit, so the folder does not fill up with files
+  // of dead processes (those would be taken over anyway; a forked child's exit removes only its own).
+  ~PortReservations() {
+    auto guard = Lock();
+    for (int port : taken_) {
+      if (OwnerOf(port) == ::getpid()) ::unlink(PathOf(port).c_str());
+    }
+  }
+  PortReservations(const PortReservations&) = delete;
+  PortReservations& operator=(const PortReservations&) = delete;
+
+  // Holds the machine-wide lock for its life. The lock file is opened anew each time: a
+  // forked child shares its parent's open files, and flock does not exclude the holders of one
+  // open file. Without the file (unwritable TMPDIR) only the bind check protects us, as before.
+  class Guard {
+   public:
+    explicit Guard(const std::string& path)
+        : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666)) {
+      if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+    }
+    ~Guard() {
+      if (fd_ >= 0) ::close(fd_);  // releases the lock
+    }
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+
+   private:
+    int fd_;
+  };
+  std::unique_ptr<Guard> Lock() const { return std::make_unique<Guard>(dir_ + "/.lock"); }
+
+  // True when some live process (this one included) holds `port`. Call under Lock().
+  bool Held(int port) const {
+    const long owner = OwnerOf(port);
+    if (owner <= 0) return false;
+    if (owner == ::getpid()) return true;
+    return ::kill(static_cast<pid_t>(owner), 0) == 0 || errno == EPERM;
+  }
+
+  // Records this process as the holder of `port`. Call under Lock().
+  void Take(int port) {
+    std::ofstream out(PathOf(port), std::ios::trunc);
+    out << ::getpid() << "\n";
+    taken_.push_back(port);
+  }
+
+ private:
+  long OwnerOf(int port) const {
+    std::ifstream in(PathOf(port));
+    long owner = 0;
+    if (in) in >> owner;
+    return owner;
+  }
+  std::string PathOf(int port) const { return dir_ + "/" + std::to_string(port); }
+
+  std::string dir_;
+  std::vector<int> taken_;
+};
+}  // namespace
+
 uint16_t PickFreePort(const std::vector<int>& also_free) {
   // Random ports in a range the kernel does not hand out for outgoing connections
   // (ip_local_port_range starts at 32768), so a picked port is not taken by a client.
   static std::mt19937 rng(std::random_device{}() ^ static_cast<unsigned>(::getpid()));
+  static PortReservations reservations;
   std::uniform_int_distribution<int> dist(12000, 30000);
+  auto guard = reservations.Lock();
   for (int attempt = 0; attempt < 1000; ++attempt) {
-    int port = dist(rng);
-    bool ok = PortFree(port);
-    for (int delta : also_free) ok = ok && PortFree(port + delta);
-    if (ok) return static_cast<uint16_t>(port);
+    const int port = dist(rng);
+    std::vector<int> ports = {port};
+    for (int delta : also_free) ports.push_back(port + delta);
+    bool ok = true;
+    for (int p : ports) ok = ok && !reservations.Held(p) && PortFree(p);
+    if (!ok) continue;
+    for (int p : ports) reservations.Take(p);
+    return static_cast<uint16_t>(port);
   }
   return 0;
 }

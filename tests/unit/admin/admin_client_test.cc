@@ -65,6 +65,28 @@ TEST(AdminClientTest, GetBrokerConfigParsesProperties) {
   EXPECT_EQ(kv->at("b"), "two");
 }
 
+// mqadmin without -n or NAMESRV_ADDR (Java's works that way for -b commands): broker calls go
+// through, NameServer calls fail saying how to name one, and the calls made to every
+// NameServer fail instead of "succeeding" on none.
+TEST(AdminClientTest, WithoutNameServersOnlyBrokerCallsWork) {
+  testing::FakeTransport t(/*name_servers=*/std::vector<std::string>{});
+  t.OnBody(rc::kGetBrokerConfig, "a=1\n");
+  t.OnBody(rc::kGetBrokerClusterInfo, "{}");
+  t.OnBody(rc::kPutKvConfig, "");
+  MQAdminClient admin(&t);
+  EXPECT_TRUE(admin.GetBrokerConfig("b:1").ok());
+  auto cluster = admin.GetBrokerClusterInfo();
+  ASSERT_FALSE(cluster.ok());
+  EXPECT_TRUE(cluster.status().Is(StatusCode::kInvalidArgument)) << cluster.status().ToString();
+  EXPECT_NE(cluster.status().message().find("-n host:port"), std::string::npos);
+  EXPECT_NE(cluster.status().message().find("NAMESRV_ADDR"), std::string::npos);
+  EXPECT_FALSE(admin.PutKvConfig("ns", "k", "v").ok());
+  EXPECT_FALSE(admin.DeleteKvConfig("ns", "k").ok());
+  EXPECT_FALSE(admin.DeleteTopicInNamesrv("T", std::nullopt).ok());
+  ASSERT_EQ(t.calls().size(), 1u);  // only the broker call went out
+  EXPECT_EQ(t.calls()[0].addr, "b:1");
+}
+
 TEST(AdminClientTest, CreateTopicCarriesEveryField) {
   testing::FakeTransport t;
   t.OnBody(rc::kUpdateAndCreateTopic, "");

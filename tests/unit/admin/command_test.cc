@@ -34,5 +34,24 @@ TEST(CommandContextTest, NoAddressAnywhere) {
   EXPECT_NE(addr.status().message().find("-n"), std::string::npos);
 }
 
+// The transport is built even without an address, so -b commands run as with Java's mqadmin
+// (MQAdminClient::NameServers refuses the NameServer calls).
+TEST(CommandContextTest, AdminWithoutAddressBuildsATransportForNoNameServer) {
+  std::ostringstream out;
+  bool called = false;
+  std::string asked = "unset";
+  CommandContext ctx(
+      &out,
+      [&](std::string_view addr, const acl::Credentials&) -> Result<std::unique_ptr<AdminTransport>> {
+        called = true;
+        asked = std::string(addr);
+        return Status::Unavailable("not in this test");
+      },
+      "");
+  EXPECT_FALSE(ctx.Admin(ParsedOptions{}).ok());
+  EXPECT_TRUE(called);
+  EXPECT_EQ(asked, "");
+}
+
 }  // namespace
 }  // namespace apogee::admin

@@ -53,8 +53,8 @@ class CommandHarness {
     std::ostringstream out, err;
     CommandContext ctx(
         &out,
-        [this](std::string_view, const acl::Credentials&) -> Result<std::unique_ptr<AdminTransport>> {
-          return std::unique_ptr<AdminTransport>(new Borrowed(transport_.get()));
+        [this](std::string_view addr, const acl::Credentials&) -> Result<std::unique_ptr<AdminTransport>> {
+          return std::unique_ptr<AdminTransport>(new Borrowed(transport_.get(), /*no_namesrv=*/addr.empty()));
         },
         env_namesrv);
     int code = registry_.Run(argv, ctx, err);
@@ -64,20 +64,24 @@ class CommandHarness {
   const CommandRegistry& registry() const { return registry_; }
 
  private:
-  // Hands the harness' transport to the context without giving up ownership.
+  // Hands the harness' transport to the context without giving up ownership. Built for no
+  // NameServer address (neither -n nor NAMESRV_ADDR), it lists none, as the real one would.
   class Borrowed : public AdminTransport {
    public:
-    explicit Borrowed(AdminTransport* t) : t_(t) {}
+    Borrowed(AdminTransport* t, bool no_namesrv) : t_(t), no_namesrv_(no_namesrv) {}
     Result<protocol::RemotingCommand> InvokeNamesrv(protocol::RemotingCommand r, Millis m) override {
       return t_->InvokeNamesrv(std::move(r), m);
     }
     Result<protocol::RemotingCommand> Invoke(std::string_view a, protocol::RemotingCommand r, Millis m) override {
       return t_->Invoke(a, std::move(r), m);
     }
-    std::vector<std::string> NameServers() const override { return t_->NameServers(); }
+    std::vector<std::string> NameServers() const override {
+      return no_namesrv_ ? std::vector<std::string>{} : t_->NameServers();
+    }
 
    private:
     AdminTransport* t_;
+    bool no_namesrv_;
   };
 
   std::unique_ptr<FakeTransport> transport_ = std::make_unique<FakeTransport>();
