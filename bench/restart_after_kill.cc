@@ -10,11 +10,14 @@
 //    SIGKILLs itself: no clean shutdown, the abort marker stays.
 // 2. The parent runs sync(1) (so background writeback of the dirty pages does not compete with
 //    the timed part; the pages stay cached: the page cache is warm, as after a real kill -9),
-//    saves the checkpoint file, and then --rounds times restores the checkpoint and the abort
-//    marker and times MessageStore::Open (lock, load, recover) + Start = ready for writes.
-//    Every round recovers the same state: the checkpoint is the one the killed process left.
+//    saves the checkpoint file and the abort marker (which holds the boot id), and then
+//    --rounds times restores them and times MessageStore::Open (lock, load, recover) + Start =
+//    ready for writes. Every round recovers the same state: the checkpoint is the one the
+//    killed process left. The marker's boot id is this boot's, so the index files are kept
+//    (MessageStore::Load); --as-reboot restores an empty marker instead, which recovery treats
+//    as after a power loss (the index file being written is rebuilt), the behaviour before.
 //
-// Usage: restart_after_kill [--gib 4] [--rounds 3] [--dir $TMPDIR/...] [--keep]
+// Usage: restart_after_kill [--gib 4] [--rounds 3] [--dir $TMPDIR/...] [--keep] [--as-reboot]
 //                           [--recover-only]  (reuse a --keep'd directory: for perf/callgrind)
 // The data is deleted at the end unless --keep. Results: docs/benchmarks.md,
 // "Restart after kill -9".
@@ -125,6 +128,7 @@ int main(int argc, char** argv) {
   int rounds = 3;
   bool keep = false;
   bool recover_only = false;
+  bool as_reboot = false;
   const char* tmp = std::getenv("TMPDIR");
   std::string dir = std::string(tmp ? tmp : "/tmp") + "/apogee-restart-bench";
   for (int i = 1; i < argc; ++i) {
@@ -134,6 +138,7 @@ int main(int argc, char** argv) {
     else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (a == "--keep") keep = true;
     else if (a == "--recover-only") recover_only = true;
+    else if (a == "--as-reboot") as_reboot = true;
     else Fail("unknown argument " + a);
   }
   if (gib <= 0 || gib > 4) Fail("--gib must be in (0, 4]: keep the scratch data small");
@@ -154,6 +159,7 @@ int main(int argc, char** argv) {
   }
   if (!std::filesystem::exists(config.AbortPath())) Fail("no abort marker in " + dir);
   const std::string checkpoint = ReadFile(config.CheckpointPath());
+  const std::string abort_marker = as_reboot ? "" : ReadFile(config.AbortPath());
 
   std::printf("restart after kill -9: %s, warm page cache, 1 KiB messages, checkCRCOnRecover=%s\n",
               dir.c_str(), config.check_crc_on_recover ? "true" : "false");
@@ -166,7 +172,7 @@ int main(int argc, char** argv) {
   std::vector<double> cpu_per_gib;
   for (int round = 1; round <= rounds; ++round) {
     WriteFile(config.CheckpointPath(), checkpoint);
-    WriteFile(config.AbortPath(), "");
+    WriteFile(config.AbortPath(), abort_marker);
     auto begin = std::chrono::steady_clock::now();
     auto opened = MessageStore::Open(config, apogee::env::Env::Default());
     if (!opened.ok()) Fail("open: " + opened.status().ToString());
@@ -184,10 +190,11 @@ int main(int argc, char** argv) {
     std::printf("%5d %6.2f %8.3f %7.3f | %6.3f %6.3f %6.3f %6.3f | %7.3f %6.3f %6.3f %6.3f\n",
                 round, g, ready, ready / g, ms(r.scan_ms), ms(r.dispatch_ms), ms(r.flush_ms),
                 other / g, cpu, us(r.scan_cpu_us), us(r.dispatch_cpu_us), us(r.flush_cpu_us));
-    std::printf("      scanned [%lld, %lld), re-dispatched from %lld\n",
+    std::printf("      scanned [%lld, %lld), re-dispatched from %lld, index files %s\n",
                 static_cast<long long>(r.commit_log_start),
                 static_cast<long long>(r.commit_log_end),
-                static_cast<long long>(r.dispatched_from));
+                static_cast<long long>(r.dispatched_from),
+                r.same_boot ? "kept (same boot)" : "rebuilt (another boot, or no boot id)");
     per_gib.push_back(ready / g);
     cpu_per_gib.push_back(cpu);
   }

@@ -13,6 +13,8 @@ Env* Env::Default() {
   return kDefault;
 }
 
+Result<std::string> Env::BootId() { return Status::NotSupported("this Env has no boot id"); }
+
 Result<std::string> ReadFileToString(Env* env, const std::string& path) {
   APOGEE_ASSIGN_OR_RETURN(std::unique_ptr<RandomRWFile> file,
                           env->OpenFile(path, OpenMode::kOpenExisting));

@@ -179,6 +179,11 @@ class Env {
   virtual Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) = 0;
   // Space of the file system that holds `path` (which must exist).
   virtual Result<DiskSpace> GetDiskSpace(const std::string& path) = 0;
+  // An id that changes at every boot of the machine (Linux: /proc/sys/kernel/random/boot_id).
+  // The store keeps it in its abort marker: an abnormal exit followed by a start on the same
+  // boot means the process died but the page cache, with every store it made into a shared
+  // mapping, survived. kNotSupported where there is none (the default, and MemEnv).
+  virtual Result<std::string> BootId();
 
  protected:
   Env() = default;

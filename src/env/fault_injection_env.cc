@@ -269,6 +269,7 @@ Status FaultInjectionEnv::ReserveSpace(uint64_t old_size, uint64_t new_size,
 
 Status FaultInjectionEnv::DropUnsyncedData() {
   std::lock_guard<std::mutex> lock(mu_);
+  ++power_losses_;  // counted first: even a failed reset must not look like the same boot
   for (const auto& [path, state] : files_) {
     Result<std::unique_ptr<RandomRWFile>> file = target_->OpenFile(path, OpenMode::kOpenExisting);
     if (!file.ok()) {
@@ -300,6 +301,25 @@ Result<uint64_t> FaultInjectionEnv::UnsyncedBytes() {
     total += std::max(current.size(), durable.size()) - common;
   }
   return total;
+}
+
+void FaultInjectionEnv::SetBootId(Result<std::string> id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  boot_id_ = std::move(id);
+  power_losses_ = 0;
+}
+
+Result<std::string> FaultInjectionEnv::BootId() {
+  std::optional<Result<std::string>> id;
+  int64_t power_losses = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    id = boot_id_;
+    power_losses = power_losses_;
+  }
+  if (!id) id = target_->BootId();
+  if (!id->ok() || power_losses == 0) return *std::move(id);
+  return id->value() + "/power-loss-" + std::to_string(power_losses);
 }
 
 Status FaultInjectionEnv::CreateDirs(const std::string& path) { return target_->CreateDirs(path); }

@@ -24,6 +24,10 @@
 // seeded generator (reproducible). A failing call does nothing and returns the armed status
 // code with a message naming the point and the path.
 //
+// Boot id. BootId() is the wrapped Env's until SetBootId replaces it. DropUnsyncedData is a
+// power loss, hence a reboot: every call changes the boot id (a suffix is appended), so a store
+// reopened after it never takes the page cache for having survived.
+//
 // Capacity. SetCapacity(n) simulates a disk of n bytes shared by the files opened here: a
 // Write or Allocate that would make their total size exceed n fails with kNoSpace (nothing
 // written), and GetDiskSpace reports the simulated space.
@@ -37,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -79,6 +84,9 @@ class FaultInjectionEnv final : public Env {
   Status DropUnsyncedData();
   // How many bytes DropUnsyncedData would discard or rewrite, for assertions.
   Result<uint64_t> UnsyncedBytes();
+  // Replaces the boot id (an error status: a machine whose boot id cannot be read), e.g. to
+  // simulate a reboot without losing data, or to test a store on an Env that has none.
+  void SetBootId(Result<std::string> id);
 
   // Env
   Status CreateDirs(const std::string& path) override;
@@ -93,6 +101,7 @@ class FaultInjectionEnv final : public Env {
   Result<std::unique_ptr<RandomRWFile>> OpenFile(const std::string& path, OpenMode mode) override;
   Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) override;
   Result<DiskSpace> GetDiskSpace(const std::string& path) override;
+  Result<std::string> BootId() override;
 
   // Implementation detail shared with the file wrappers (defined in the .cc).
   struct FileState;
@@ -115,6 +124,8 @@ class FaultInjectionEnv final : public Env {
   mutable std::mutex mu_;
   std::array<Fault, kFaultPointCount> faults_;
   uint64_t capacity_ = 0;
+  std::optional<Result<std::string>> boot_id_;  // SetBootId's; else the target's
+  int64_t power_losses_ = 0;                     // DropUnsyncedData calls: each one a reboot
   // Tracked files by path (renames move entries; deletes remove them).
   std::map<std::string, std::shared_ptr<FileState>> files_;
 };

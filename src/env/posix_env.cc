@@ -302,6 +302,22 @@ class PosixEnv final : public Env {
     space.free_bytes = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     return space;
   }
+
+  Result<std::string> BootId() override {
+    // Read-only procfs file: OpenFile's read-write open would be refused.
+    static constexpr const char* kPath = "/proc/sys/kernel/random/boot_id";
+    const int fd = open(kPath, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return Errno("open", kPath);
+    char buf[128];
+    const ssize_t n = read(fd, buf, sizeof(buf));
+    const Status read_error = n < 0 ? Errno("read", kPath) : Status::OK();
+    close(fd);
+    APOGEE_RETURN_IF_ERROR(read_error);
+    std::string id(buf, static_cast<size_t>(n));
+    while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+    if (id.empty()) return Status::NotSupported(std::string(kPath) + " is empty");
+    return id;
+  }
 };
 
 }  // namespace

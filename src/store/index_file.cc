@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <ctime>
 #include <limits>
@@ -147,12 +148,19 @@ bool IndexFile::PutKey(std::string_view key, int64_t phy_offset, int64_t store_t
     time_diff = (store_timestamp - header_.begin_timestamp) / 1000;
     time_diff = std::clamp<int64_t>(time_diff, 0, INT32_MAX);
   }
+  // Entry, then slot, then header (Java's order). A process killed between two of these
+  // stores leaves them in the page cache as a prefix of this order (a signal stops a thread at
+  // an instruction boundary), which RepairAfterKill undoes. The compiler would be free to
+  // reorder plain stores to memory no other code of this thread reads: the signal fences
+  // forbid that without emitting any instruction.
   uint8_t* e = EntryAt(header_.index_count);
   EncodeFixed32(e + kIndexEntryKeyHashPos, static_cast<uint32_t>(key_hash));
   EncodeFixed64(e + kIndexEntryPhyOffsetPos, static_cast<uint64_t>(phy_offset));
   EncodeFixed32(e + kIndexEntryTimeDiffPos, static_cast<uint32_t>(time_diff));
   EncodeFixed32(e + kIndexEntryPrevIndexPos, static_cast<uint32_t>(slot_value));
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   EncodeFixed32(SlotAt(slot), static_cast<uint32_t>(header_.index_count));
+  std::atomic_signal_fence(std::memory_order_seq_cst);
 
   if (header_.index_count <= 1) {
     header_.begin_phy_offset = phy_offset;
@@ -164,6 +172,67 @@ bool IndexFile::PutKey(std::string_view key, int64_t phy_offset, int64_t store_t
   header_.end_phy_offset = phy_offset;
   header_.end_timestamp = store_timestamp;
   StoreHeader();
+  return true;
+}
+
+bool IndexFile::RepairAfterKill(bool drop_last_record) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  const int32_t count = header_.index_count;  // Open checked it is in [1, index_num_]
+  // 1. A slot at or past index_count was stored by a PutKey killed before its header store.
+  // Its entry was stored first, so the entry's prev-index holds the slot's old value.
+  // The used-slot count is recounted on the way: a kill inside the header store may have
+  // advanced it without the index count.
+  int32_t used_slots = 0;
+  for (int64_t s = 0; s < hash_slot_num_; ++s) {
+    const int32_t v = static_cast<int32_t>(DecodeFixed32(SlotAt(s)));
+    if (v >= 0 && v < count) {
+      used_slots += v > 0 ? 1 : 0;
+      continue;
+    }
+    if (v < 0 || v >= index_num_) return false;
+    const uint8_t* e = EntryAt(v);
+    const int32_t hash = static_cast<int32_t>(DecodeFixed32(e + kIndexEntryKeyHashPos));
+    const int32_t prev = static_cast<int32_t>(DecodeFixed32(e + kIndexEntryPrevIndexPos));
+    // Anything else is not what a killed writer leaves: distrust the whole file rather than
+    // cut a chain (keys lost) or keep one that leads past the entries.
+    if (hash < 0 || hash % hash_slot_num_ != s || prev < 0 || prev >= count) return false;
+    EncodeFixed32(SlotAt(s), static_cast<uint32_t>(prev));
+    used_slots += prev > 0 ? 1 : 0;
+  }
+  header_.hash_slot_count = used_slots;
+  StoreHeader();
+  if (!drop_last_record || count <= 1) return true;
+  // 2. The last record may lack keys (killed between the PutKeys of one record, or inside the
+  // header store) although the header may already name it as the end: drop all its entries,
+  // newest first, so that re-dispatching it puts every key once. Each step lowers the count
+  // before restoring the slot, so a kill here leaves the state step 1 repairs.
+  const int64_t last_phy =
+      static_cast<int64_t>(DecodeFixed64(EntryAt(count - 1) + kIndexEntryPhyOffsetPos));
+  int32_t n = count - 1;
+  while (n >= 1) {
+    const uint8_t* e = EntryAt(n);
+    if (static_cast<int64_t>(DecodeFixed64(e + kIndexEntryPhyOffsetPos)) != last_phy) break;
+    const int32_t hash = static_cast<int32_t>(DecodeFixed32(e + kIndexEntryKeyHashPos));
+    const int32_t prev = static_cast<int32_t>(DecodeFixed32(e + kIndexEntryPrevIndexPos));
+    if (hash < 0 || prev < 0 || prev >= n) return false;
+    const int64_t slot = hash % hash_slot_num_;
+    if (static_cast<int32_t>(DecodeFixed32(SlotAt(slot))) != n) return false;
+    header_.index_count = n;
+    if (prev == 0 && header_.hash_slot_count > 0) --header_.hash_slot_count;
+    StoreHeader();
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    EncodeFixed32(SlotAt(slot), static_cast<uint32_t>(prev));
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    --n;
+  }
+  // The entries, not the header, say which record ended the file: the header's end fields may
+  // be newer than its count. The end timestamp is left as it is: at or after the kept last
+  // record's time, it only widens the span queries look at.
+  if (header_.index_count > 1) {
+    header_.end_phy_offset = static_cast<int64_t>(
+        DecodeFixed64(EntryAt(header_.index_count - 1) + kIndexEntryPhyOffsetPos));
+    StoreHeader();
+  }
   return true;
 }
 

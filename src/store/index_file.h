@@ -58,6 +58,14 @@ class IndexFile {
   // True when [begin, end] overlaps this file's time span (Java's isTimeMatched).
   bool IsTimeMatched(int64_t begin, int64_t end) const;
 
+  // Makes a file written by a process that was killed (the page cache survived, so every
+  // store PutKey made is there, in order) consistent again: a slot pointing at or past
+  // index_count (the entry and slot stored, the header not) is restored to that entry's
+  // prev-index, and with `drop_last_record` (the file being written) the entries of the last
+  // record are removed, since it may lack keys, and the header's end set from the entries.
+  // False when the file holds something a killed writer cannot leave: rebuild it instead.
+  bool RepairAfterKill(bool drop_last_record);
+
   Status Flush();
   Status Destroy();
 

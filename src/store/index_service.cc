@@ -20,17 +20,21 @@ IndexService::IndexService(env::Env* env, std::string dir, int32_t hash_slot_num
       checkpoint_(checkpoint),
       clock_(clock) {}
 
-Status IndexService::Load(bool last_exit_ok) {
+Status IndexService::Load(bool last_exit_ok, bool page_cache_survived) {
   APOGEE_RETURN_IF_ERROR(env_->CreateDirs(dir_));
-  APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> names, env_->ListDir(dir_));
+  APOGEE_ASSIGN_OR_RETURN(std::vector<std::string> all_names, env_->ListDir(dir_));
+  std::vector<std::string> names;
+  for (std::string& name : all_names) {
+    if (name.size() == static_cast<size_t>(kIndexFileNameWidth) &&
+        name.find_first_not_of("0123456789") == std::string::npos) {
+      names.push_back(std::move(name));
+    }
+  }
   std::vector<std::shared_ptr<IndexFile>> loaded;
   int64_t rebuild_from = INT64_MAX;
-  for (const std::string& name : names) {
-    if (name.size() != static_cast<size_t>(kIndexFileNameWidth) ||
-        name.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    std::string path = env::JoinPath(dir_, name);
+  bool dropped = false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string path = env::JoinPath(dir_, names[i]);
     Result<std::shared_ptr<IndexFile>> opened =
         IndexFile::Open(env_, path, hash_slot_num_, index_num_);
     // After a crash only files the checkpoint covers (flushed when they filled up) are
@@ -42,12 +46,31 @@ Status IndexService::Load(bool last_exit_ok) {
                                     opened.value()->header().end_timestamp <=
                                         checkpoint_->index_msg_timestamp());
     if (!opened.ok() && last_exit_ok) return opened.status();
+    // When only the process died (same boot), no page of a shared mapping was lost: the files
+    // hold every store the dead writer made, in order, and a kill inside a PutKey leaves a
+    // state RepairAfterKill mends. A file after one that had to be dropped is dropped too: its
+    // keys would be put again by the rebuild.
+    if (!trusted && page_cache_survived && opened.ok() && !dropped) {
+      const bool last = i + 1 == names.size();
+      trusted = opened.value()->RepairAfterKill(/*drop_last_record=*/last) &&
+                opened.value()->header().index_count > 1;
+      if (trusted && last) {
+        // Re-dispatch from the record the repaired file ends with (skipped as already
+        // indexed): the records after it, the dropped last one included, are put again.
+        rebuild_from = std::min(rebuild_from, opened.value()->header().end_phy_offset);
+        GetLogger("store")->info(
+            "index file {} kept after the process was killed (same boot, page cache intact); "
+            "indexing resumes after offset {}",
+            path, opened.value()->header().end_phy_offset);
+      }
+    }
     if (!trusted) {
       int64_t prev_end = loaded.empty() ? 0 : loaded.back()->header().end_phy_offset;
       GetLogger("store")->info(
           "index file {} may be incomplete after a crash; rebuilding it from offset {}", path,
           prev_end);
       rebuild_from = std::min(rebuild_from, prev_end);
+      dropped = true;
       if (opened.ok()) APOGEE_RETURN_IF_ERROR(opened.value()->Destroy());
       else APOGEE_RETURN_IF_ERROR(env_->DeleteFile(path));
       continue;

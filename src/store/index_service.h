@@ -30,8 +30,11 @@ class IndexService {
                StoreCheckpoint* checkpoint, const Clock* clock);
 
   // Opens every index file. After an abnormal exit, files whose end timestamp is past the
-  // checkpoint's indexMsgTimestamp may be incomplete and are deleted (rebuilt by dispatch).
-  Status Load(bool last_exit_ok);
+  // checkpoint's indexMsgTimestamp may be incomplete and are deleted (rebuilt by dispatch),
+  // unless `page_cache_survived` (the process was killed, the machine did not restart): then
+  // they are repaired (IndexFile::RepairAfterKill) and kept, and only the last record of the
+  // last file is indexed again.
+  Status Load(bool last_exit_ok, bool page_cache_survived = false);
   // Deletes files holding entries at or past `phy_offset` (the recovered CommitLog end).
   Status TruncateFrom(int64_t phy_offset);
   // The physical offset of the last indexed record (-1 with no files): dispatch must

@@ -98,7 +98,9 @@ Status MessageStore::Load() {
   }
   lock_ = std::move(*lock);
   last_exit_ok_ = !env_->FileExists(config_.AbortPath());
-  log->info("opening store {} ({} exit)", root, last_exit_ok_ ? "clean" : "ABNORMAL");
+  if (!last_exit_ok_) same_boot_ = AbortMarkerFromThisBoot();
+  log->info("opening store {} ({} exit{})", root, last_exit_ok_ ? "clean" : "ABNORMAL",
+            same_boot_ ? ", same boot: the page cache survived" : "");
 
   allocator_ = std::make_unique<FileAllocator>(config_.PreWriteCommitLogFiles());
   commit_log_ = std::make_unique<CommitLog>(env_, config_, clock_, allocator_.get());
@@ -109,7 +111,7 @@ Status MessageStore::Load() {
   APOGEE_RETURN_IF_ERROR(consume_queues_->Load());
   index_ = std::make_unique<IndexService>(env_, config_.IndexDir(), config_.max_hash_slot_num,
                                           config_.max_index_num, checkpoint_.get(), clock_);
-  APOGEE_RETURN_IF_ERROR(index_->Load(last_exit_ok_).Prefixed("loading index files"));
+  APOGEE_RETURN_IF_ERROR(index_->Load(last_exit_ok_, same_boot_).Prefixed("loading index files"));
   DiskGuard::Options disk;
   disk.commit_log_dir = config_.CommitLogDir();
   disk.root_dir = root;
@@ -129,6 +131,20 @@ Status MessageStore::Load() {
       [this](const DispatchRequest& r) { return Dispatch(r); },
       [this] { AfterDispatchBatch(); });
   return Status::OK();
+}
+
+bool MessageStore::AbortMarkerFromThisBoot() {
+  // kill -9 loses no page of a MAP_SHARED mapping; a kernel crash or power loss can lose any.
+  // The boot id tells them apart. Anything unreadable, empty (a marker written by an older
+  // build, or on an Env without boot ids) or different counts as a reboot: trust nothing more
+  // than after a power loss.
+  Result<std::string> now = env_->BootId();
+  if (!now.ok() || now->empty()) return false;
+  Result<std::string> marker = env::ReadFileToString(env_, config_.AbortPath());
+  if (!marker.ok()) return false;
+  std::string_view id = *marker;
+  while (!id.empty() && id.back() == '\n') id.remove_suffix(1);
+  return id == *now;
 }
 
 Status MessageStore::Recover() {
@@ -194,6 +210,7 @@ Status MessageStore::Recover() {
     if (config_.message_index_enable) APOGEE_RETURN_IF_ERROR(index_->Flush());
   }
   recovery_.last_exit_ok = last_exit_ok_;
+  recovery_.same_boot = same_boot_;
   recovery_.commit_log_start = start;
   recovery_.commit_log_end = end;
   recovery_.scanned_bytes = scan.bytes;
@@ -245,9 +262,14 @@ Result<int64_t> MessageStore::TruncateTo(int64_t phy_offset, int64_t* messages_c
 
 Status MessageStore::Start() {
   if (started_.exchange(true)) return Status::OK();
-  // The abort marker goes down first: a crash from here on is an abnormal exit.
+  // The abort marker goes down first: a crash from here on is an abnormal exit. It holds this
+  // boot's id (empty where there is none), which tells the next start whether only the
+  // process died (AbortMarkerFromThisBoot).
+  Result<std::string> boot_id = env_->BootId();
   APOGEE_ASSIGN_OR_RETURN(auto abort,
                           env_->OpenFile(config_.AbortPath(), env::OpenMode::kCreateIfMissing));
+  APOGEE_RETURN_IF_ERROR(abort->Truncate(0));
+  if (boot_id.ok()) APOGEE_RETURN_IF_ERROR(abort->Write(0, *boot_id + "\n"));
   APOGEE_RETURN_IF_ERROR(abort->Sync());
   APOGEE_RETURN_IF_ERROR(abort->Close());
   APOGEE_RETURN_IF_ERROR(env_->SyncDir(config_.RootDir()));

@@ -63,6 +63,9 @@ using ReplicaWaiter = std::function<void(int64_t next_offset, std::function<void
 
 struct RecoveryReport {
   bool last_exit_ok = true;
+  // After an abnormal exit: the abort marker holds this boot's id, so only the process died
+  // and the index files were repaired and kept instead of rebuilt (MessageStore::Load).
+  bool same_boot = false;
   int64_t commit_log_start = 0;  // where the CommitLog scan began
   int64_t commit_log_end = 0;    // recovered end (torn tail cut here)
   int64_t scanned_bytes = 0;
@@ -186,6 +189,8 @@ class MessageStore : public ReplicationStore {
 
   Status Load();
   Status Recover();
+  // True when the abort marker names the boot this process runs in (Start writes it).
+  bool AbortMarkerFromThisBoot();
   Status Dispatch(const struct DispatchRequest& request);
   void AfterDispatchBatch();
   int64_t ReadableLimit() const;
@@ -216,6 +221,7 @@ class MessageStore : public ReplicationStore {
 
   RecoveryReport recovery_;
   bool last_exit_ok_ = true;
+  bool same_boot_ = false;  // see RecoveryReport::same_boot
   std::atomic<bool> started_{false};
   std::atomic<bool> shutdown_{false};
   std::atomic<bool> flush_failed_{false};

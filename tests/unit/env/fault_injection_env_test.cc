@@ -239,5 +239,27 @@ TEST(FaultPointTest, NamesRoundTrip) {
   EXPECT_NE(bad.status().message().find("explode"), std::string::npos);
 }
 
+TEST_P(FaultInjectionEnvTest, BootIdIsTheTargetsUntilReplacedAndChangesAtEveryPowerLoss) {
+  Result<std::string> target = base_->BootId();
+  Result<std::string> first = env_->BootId();
+  EXPECT_EQ(first.ok(), target.ok());
+  if (target.ok()) {
+    EXPECT_EQ(*first, *target);
+  }
+  env_->SetBootId(std::string("boot-a"));
+  EXPECT_EQ(env_->BootId().value_or(""), "boot-a");
+  EXPECT_EQ(env_->BootId().value_or(""), "boot-a");  // stable within one "boot"
+  ASSERT_TRUE(env_->DropUnsyncedData().ok());
+  const std::string after_one = env_->BootId().value_or("");
+  EXPECT_NE(after_one, "boot-a");
+  EXPECT_FALSE(after_one.empty());
+  ASSERT_TRUE(env_->DropUnsyncedData().ok());
+  EXPECT_NE(env_->BootId().value_or(""), after_one);
+  env_->SetBootId(Status::NotSupported("none"));
+  EXPECT_TRUE(env_->BootId().status().Is(StatusCode::kNotSupported));
+  ASSERT_TRUE(env_->DropUnsyncedData().ok());
+  EXPECT_FALSE(env_->BootId().ok());  // still none after a power loss
+}
+
 }  // namespace
 }  // namespace apogee::env

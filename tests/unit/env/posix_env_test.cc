@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "env/mem_env.h"
 #include "testutil/test_util.h"
 
 namespace apogee::env {
@@ -76,6 +77,20 @@ TEST(PosixEnvTest, ErrorsNameThePathAndTheCall) {
   EXPECT_TRUE(file.status().IsNotFound());
   EXPECT_NE(file.status().message().find("/nonexistent-apogee-dir/x"), std::string::npos);
   EXPECT_NE(file.status().message().find("open"), std::string::npos);
+}
+
+TEST(PosixEnvTest, BootIdIsTheKernelsAndStable) {
+  auto env = NewPosixEnv();
+  Result<std::string> id = env->BootId();
+  if (!id.ok()) GTEST_SKIP() << "no boot id here: " << id.status().ToString();
+  // The kernel's random UUID, without the newline.
+  EXPECT_EQ(id->size(), 36u) << *id;
+  EXPECT_EQ(id->find('\n'), std::string::npos);
+  EXPECT_EQ(env->BootId().value_or(""), *id);
+}
+
+TEST(MemEnvBootIdTest, MemEnvHasNone) {
+  EXPECT_TRUE(NewMemEnv()->BootId().status().Is(StatusCode::kNotSupported));
 }
 
 }  // namespace
