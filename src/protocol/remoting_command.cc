@@ -51,8 +51,31 @@ LanguageCode LanguageFromCode(uint8_t code) {
   return code < kLanguageNames.size() ? static_cast<LanguageCode>(code) : LanguageCode::kOther;
 }
 
+namespace {
+// KeyIndex::Find for a map too small to be indexed (fewer than KeyIndex::kIndexFrom entries,
+// which is when KeyIndex searches linearly anyway). Most keys are one or two letters (V2 send
+// headers: "a" to "n"), so equal lengths are the rule and the first byte settles nearly every
+// comparison without a memcmp call: a send's header decode compared 80 keys this way.
+size_t FindUnindexed(const std::vector<ExtFields::Entry>& entries, std::string_view key) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const std::string& held = entries[i].first;
+    if (held.size() == key.size() && (key.empty() || held[0] == key[0]) &&
+        std::string_view(held) == key) {
+      return i;
+    }
+  }
+  return KeyIndex::npos;
+}
+
+size_t FindIn(const std::vector<ExtFields::Entry>& entries, const KeyIndex& index,
+              std::string_view key) {
+  return entries.size() < KeyIndex::kIndexFrom ? FindUnindexed(entries, key)
+                                               : index.Find(entries, key);
+}
+}  // namespace
+
 void ExtFields::Set(std::string_view key, std::string value) {
-  const size_t at = index_.Find(entries_, key);
+  const size_t at = FindIn(entries_, index_, key);
   if (at != KeyIndex::npos) {
     entries_[at].second = std::move(value);
     return;
@@ -65,13 +88,13 @@ void ExtFields::Set(std::string_view key, std::string value) {
 }
 
 std::optional<std::string_view> ExtFields::Get(std::string_view key) const {
-  const size_t at = index_.Find(entries_, key);
+  const size_t at = FindIn(entries_, index_, key);
   if (at == KeyIndex::npos) return std::nullopt;
   return std::string_view(entries_[at].second);
 }
 
 bool ExtFields::Erase(std::string_view key) {
-  const size_t at = index_.Find(entries_, key);
+  const size_t at = FindIn(entries_, index_, key);
   if (at == KeyIndex::npos) return false;
   entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(at));
   index_.Rebuild(entries_);

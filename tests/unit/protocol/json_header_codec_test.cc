@@ -196,6 +196,60 @@ TEST(JsonHeaderCodecTest, EncodesEveryByteAsRapidJsonDoes) {
   EXPECT_EQ(decoded->ext_fields.Get("a\"z"), "a\"za\"z");
 }
 
+// The encoder skips 8 bytes at a time: a byte that needs an escape must be found at every
+// position of a word, in strings of every length around that size, and read back unchanged.
+TEST(JsonHeaderCodecTest, EscapesAtEveryPositionOfAWordRoundTrip) {
+  const std::string specials = std::string("\0\x01\x02\x1f\"\\\x7f\x80\xff \t", 11);
+  for (size_t length = 1; length <= 40; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      for (char special : specials) {
+        RemotingCommand command;
+        command.has_ext_fields = true;
+        std::string value(length, 'x');
+        value[at] = special;
+        command.ext_fields.Set("k", value);
+        command.remark = value;
+        std::string out;
+        EncodeJsonHeader(command, &out);
+        ASSERT_EQ(out, RapidJsonHeader(command)) << "length " << length << " at " << at;
+        auto decoded = Decode(out);
+        ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+        ASSERT_EQ(decoded->ext_fields.Get("k"), value) << "length " << length << " at " << at;
+        ASSERT_EQ(decoded->remark, value);
+      }
+    }
+  }
+}
+
+// A raw control character in a string is refused wherever it falls, and an unterminated string
+// ends at the header's end whatever its length.
+TEST(JsonHeaderCodecTest, RawControlCharactersAreRefusedAtEveryPosition) {
+  for (size_t length = 1; length <= 40; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      for (char raw : {'\x01', '\x19', '\x1a', '\x1f'}) {
+        std::string value(length, 'x');
+        value[at] = raw;
+        for (const std::string& header :
+             {R"({"code":1,"remark":")" + value + R"("})",
+              R"({"code":1,"extFields":{"k":")" + value + R"("}})"}) {
+          auto decoded = Decode(header);
+          ASSERT_FALSE(decoded.ok()) << "length " << length << " at " << at << " byte " << int(raw);
+        }
+      }
+    }
+  }
+}
+
+TEST(JsonHeaderCodecTest, UnterminatedStringsOfEveryLengthAreRejected) {
+  for (size_t length = 0; length <= 64; ++length) {
+    const std::string header = R"({"code":1,"remark":")" + std::string(length, 'r');
+    auto decoded = Decode(header);
+    ASSERT_FALSE(decoded.ok()) << "length " << length;
+    EXPECT_NE(decoded.status().message().find("unparsable JSON header"), std::string::npos)
+        << decoded.status().ToString();
+  }
+}
+
 TEST(JsonHeaderCodecTest, OmitsNullRemarkAndAbsentExtFields) {
   RemotingCommand command;
   command.code = 0;
