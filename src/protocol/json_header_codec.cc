@@ -27,8 +27,10 @@ enum class ScalarKind { kNull, kBool, kNumber, kString };
 // everything else. A SAX pass allocates nothing but the strings it keeps.
 class HeaderHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, HeaderHandler> {
  public:
-  HeaderHandler(RemotingCommand* command, uint32_t max_ext_fields)
-      : command_(command), max_ext_fields_(max_ext_fields) {}
+  // `max_depth` > 0 stops the parse (too_deep()) at an object or array nested deeper than
+  // that; 0 lets any depth through.
+  HeaderHandler(RemotingCommand* command, uint32_t max_ext_fields, int max_depth)
+      : command_(command), max_ext_fields_(max_ext_fields), max_depth_(max_depth) {}
 
   const std::string& error() const { return error_; }
   // extFields members seen, and whether there were more than the limit.
@@ -51,7 +53,10 @@ class HeaderHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hea
     }
     return true;
   }
+  bool too_deep() const { return too_deep_; }
+
   bool StartObject() {
+    if (TooDeep()) return false;
     if (depth_ == 1) {
       if (top_key_ == kJsonKeyExtFields) {
         in_ext_ = true;
@@ -71,6 +76,7 @@ class HeaderHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hea
     return true;
   }
   bool StartArray() {
+    if (TooDeep()) return false;
     if (depth_ == 0) return Fail("header is a JSON array, expected an object");
     if (depth_ == 1 && (top_key_ == kJsonKeyExtFields || IsKnownScalarKey(top_key_))) {
       return Fail("header field " + top_key_ + " is an array");
@@ -169,7 +175,14 @@ class HeaderHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hea
   }
 
   RemotingCommand* command_;
+  bool TooDeep() {
+    too_deep_ = max_depth_ > 0 && depth_ >= max_depth_;
+    return too_deep_;
+  }
+
   const uint32_t max_ext_fields_;
+  const int max_depth_;
+  bool too_deep_ = false;
   size_t ext_members_ = 0;
   int depth_ = 0;
   bool in_ext_ = false;
@@ -254,12 +267,15 @@ void AppendInt(int32_t value, std::string* out) {
 
 }  // namespace
 
+// RapidJSON's recursive parser spends about an eighth fewer instructions on a send's header
+// than its iterative one (callgrind of bench/header_codec_bench, docs/benchmarks.md "Header
+// decode and encode"), but recursion must not follow a peer's nesting down the thread's stack.
+// So the recursive parse gives up past this depth and the header is parsed again iteratively:
+// deep headers are as legal as before (Java ignores unknown members however deep), only slower.
+// Real headers nest two levels (the header object and extFields).
+constexpr int kMaxRecursiveDepth = 32;
+
 Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, RemotingCommand* command) {
-  HeaderHandler handler(command, max_ext_fields);
-  rapidjson::MemoryStream stream(header.data(), header.size());
-  // Iterative: a deeply nested header cannot exhaust the stack.
-  constexpr unsigned kFlags =
-      rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
   // json_util.h's Reader (RapidJSON 1.1's stack does arithmetic on null). Its stack (string
   // copies, parse states) grows on the first headers and is kept per thread, so a decode
   // allocates nothing but the strings it keeps; a large header gets a reader of its own, so
@@ -269,9 +285,44 @@ Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, Remoti
   std::optional<json::Reader> own_reader;
   json::Reader* reader = &reused_reader;
   if (header.size() > kReusedReaderMaxHeader) reader = &own_reader.emplace();
-  rapidjson::ParseResult result = reader->Parse<kFlags>(stream, handler);
+
+  // The scalars a parse writes, to start the iterative parse from where the recursive one began.
+  struct Scalars {
+    int32_t code, version, opaque, flag;
+    LanguageCode language;
+    bool has_ext_fields;
+  };
+  const Scalars before{command->code,     command->version,  command->opaque,
+                       command->flag,     command->language, command->has_ext_fields};
+  // A command that already holds ext fields or a remark (not what decoders pass) skips the
+  // recursive attempt rather than copy them for a retry.
+  const bool fresh = command->ext_fields.empty() && !command->remark;
+
+  rapidjson::MemoryStream stream(header.data(), header.size());
+  HeaderHandler recursive(command, max_ext_fields, kMaxRecursiveDepth);
+  std::optional<HeaderHandler> iterative;
+  HeaderHandler* handler = &recursive;
+  rapidjson::ParseResult result;
+  if (fresh) result = reader->Parse<rapidjson::kParseNumbersAsStringsFlag>(stream, recursive);
+  if (!fresh || recursive.too_deep()) {
+    command->code = before.code;
+    command->version = before.version;
+    command->opaque = before.opaque;
+    command->flag = before.flag;
+    command->language = before.language;
+    command->has_ext_fields = before.has_ext_fields;
+    if (fresh) {
+      command->remark.reset();
+      command->ext_fields.clear();
+    }
+    stream = rapidjson::MemoryStream(header.data(), header.size());
+    handler = &iterative.emplace(command, max_ext_fields, /*max_depth=*/0);
+    // Iterative: a deeply nested header cannot exhaust the stack.
+    result = reader->Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag>(
+        stream, *handler);
+  }
   if (result.IsError()) {
-    if (!handler.error().empty()) return Status::Corruption("bad JSON header: " + handler.error());
+    if (!handler->error().empty()) return Status::Corruption("bad JSON header: " + handler->error());
     return Status::Corruption(std::string("unparsable JSON header at offset ") +
                               std::to_string(result.Offset()) + ": " +
                               rapidjson::GetParseError_En(result.Code()));
@@ -281,8 +332,8 @@ Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, Remoti
     return Status::Corruption("unparsable JSON header: NUL byte at offset " +
                               std::to_string(stream.Tell()));
   }
-  if (handler.ext_overflow()) {
-    return Status::InvalidArgument("header has " + std::to_string(handler.ext_members()) +
+  if (handler->ext_overflow()) {
+    return Status::InvalidArgument("header has " + std::to_string(handler->ext_members()) +
                                    " extFields members, more than the limit of " +
                                    std::to_string(max_ext_fields));
   }

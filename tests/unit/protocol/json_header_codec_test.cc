@@ -116,6 +116,46 @@ TEST(JsonHeaderCodecTest, DeepNestingInUnknownMemberDoesNotOverflowTheStack) {
   EXPECT_EQ(decoded->code, 1);
 }
 
+// Headers are parsed recursively up to a depth and parsed again iteratively past it: on both
+// sides of that depth, with members before and after the deep one, the result is the same.
+TEST(JsonHeaderCodecTest, NestingAroundTheRecursionLimitDecodesTheSame) {
+  ExtFields expected;
+  expected.Set("i", "p");
+  expected.Set("a", "x");
+  for (int depth : {1, 2, 30, 31, 32, 33, 34, 100, 5000}) {
+    const std::string deep = std::string(depth, '[') + std::string(depth, ']');
+    const std::string json = R"({"code":7,"extFields":{"i":"p","a":"y","a":"x"},"remark":"r","deep":)" +
+                             deep + R"(,"opaque":5,"flag":1,"language":"GO"})";
+    auto decoded = Decode(json);
+    ASSERT_TRUE(decoded.ok()) << "depth " << depth << ": " << decoded.status().ToString();
+    EXPECT_EQ(decoded->code, 7);
+    EXPECT_EQ(decoded->opaque, 5);
+    EXPECT_EQ(decoded->flag, 1);
+    EXPECT_EQ(decoded->language, LanguageCode::kGo);
+    EXPECT_EQ(decoded->remark, "r");
+    EXPECT_TRUE(decoded->has_ext_fields);
+    EXPECT_EQ(decoded->ext_fields, expected) << "depth " << depth;
+    // Broken past the depth: the iterative parse reports it.
+    auto broken = Decode(R"({"code":7,"deep":)" + std::string(depth, '[') + "}");
+    ASSERT_FALSE(broken.ok()) << "depth " << depth;
+    EXPECT_NE(broken.status().message().find("unparsable JSON header"), std::string::npos);
+  }
+}
+
+// A command that already holds ext fields keeps them (and takes the header's), as before.
+TEST(JsonHeaderCodecTest, DecodingIntoACommandWithExtFieldsAddsToThem) {
+  for (int depth : {1, 40}) {
+    RemotingCommand command;
+    command.ext_fields.Set("z", "kept");
+    const std::string json = R"({"code":3,"extFields":{"a":"1"},"deep":)" +
+                             std::string(depth, '[') + std::string(depth, ']') + "}";
+    ASSERT_TRUE(DecodeJsonHeader(json, kDefaultMaxExtFields, &command).ok());
+    EXPECT_EQ(command.code, 3);
+    EXPECT_EQ(command.ext_fields.Get("z"), "kept");
+    EXPECT_EQ(command.ext_fields.Get("a"), "1");
+  }
+}
+
 TEST(JsonHeaderCodecTest, EncodesCompactSortedWithStringValues) {
   RemotingCommand command;
   command.code = 19;
