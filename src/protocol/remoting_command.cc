@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cassert>
+#include <cstring>
 #include <string>
 
 #include "base/coding.h"
@@ -59,8 +60,10 @@ namespace {
 size_t FindUnindexed(const std::vector<ExtFields::Entry>& entries, std::string_view key) {
   for (size_t i = 0; i < entries.size(); ++i) {
     const std::string& held = entries[i].first;
-    if (held.size() == key.size() && (key.empty() || held[0] == key[0]) &&
-        std::string_view(held) == key) {
+    if (held.size() != key.size()) continue;
+    if (key.empty()) return i;
+    if (held[0] == key[0] &&
+        (key.size() == 1 || std::memcmp(held.data() + 1, key.data() + 1, key.size() - 1) == 0)) {
       return i;
     }
   }
