@@ -38,6 +38,7 @@ Status ConsumeQueueTable::Load() {
   }
   std::unique_lock<std::shared_mutex> lock(mu_);
   table_ = std::move(loaded);
+  generation_.fetch_add(1, std::memory_order_release);
   return Status::OK();
 }
 
@@ -82,6 +83,7 @@ Status ConsumeQueueTable::DeleteTopic(std::string_view topic) {
     if (t == table_.end()) return Status::OK();
     doomed = std::move(t->second);
     table_.erase(t);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   for (auto& [id, cq] : doomed) APOGEE_RETURN_IF_ERROR(cq->Destroy());
   return env::DeleteRecursively(env_, env::JoinPath(root_dir_, topic));

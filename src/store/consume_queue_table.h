@@ -5,6 +5,7 @@
 // rules apply to its writes (one writer: the reput thread).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -40,6 +41,9 @@ class ConsumeQueueTable {
   std::vector<std::shared_ptr<ConsumeQueue>> All() const;
   // Deletes every queue of `topic` and its files.
   Status DeleteTopic(std::string_view topic);
+  // Changes whenever a queue leaves the table (Load, DeleteTopic): a holder of queues found
+  // earlier (DispatchQueueCache) must look them up again.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
  private:
   using QueueMap = std::map<int32_t, std::shared_ptr<ConsumeQueue>>;
@@ -49,6 +53,7 @@ class ConsumeQueueTable {
   int64_t file_size_;
   mutable std::shared_mutex mu_;
   std::map<std::string, QueueMap, std::less<>> table_;  // guarded by mu_
+  std::atomic<uint64_t> generation_{0};                  // bumped under mu_
 };
 
 }  // namespace apogee::store

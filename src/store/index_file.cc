@@ -183,8 +183,9 @@ bool IndexFile::RepairAfterKill(bool drop_last_record) {
   // The used-slot count is recounted on the way: a kill inside the header store may have
   // advanced it without the index count.
   int32_t used_slots = 0;
+  uint8_t* const slots = SlotAt(0);  // one call: the scan covers maxHashSlotNum slots
   for (int64_t s = 0; s < hash_slot_num_; ++s) {
-    const int32_t v = static_cast<int32_t>(DecodeFixed32(SlotAt(s)));
+    const int32_t v = static_cast<int32_t>(DecodeFixed32(slots + s * kIndexSlotSize));
     if (v >= 0 && v < count) {
       used_slots += v > 0 ? 1 : 0;
       continue;
@@ -196,7 +197,7 @@ bool IndexFile::RepairAfterKill(bool drop_last_record) {
     // Anything else is not what a killed writer leaves: distrust the whole file rather than
     // cut a chain (keys lost) or keep one that leads past the entries.
     if (hash < 0 || hash % hash_slot_num_ != s || prev < 0 || prev >= count) return false;
-    EncodeFixed32(SlotAt(s), static_cast<uint32_t>(prev));
+    EncodeFixed32(slots + s * kIndexSlotSize, static_cast<uint32_t>(prev));
     used_slots += prev > 0 ? 1 : 0;
   }
   header_.hash_slot_count = used_slots;

@@ -14,6 +14,7 @@
 #include "store/commit_log.h"
 #include "store/consume_queue_table.h"
 #include "store/disk_guard.h"
+#include "store/dispatch_queue_cache.h"
 #include "store/dispatch_request.h"
 #include "store/file_allocator.h"
 #include "store/flush_service.h"
@@ -109,6 +110,7 @@ Status MessageStore::Load() {
   consume_queues_ = std::make_unique<ConsumeQueueTable>(env_, config_.ConsumeQueueDir(),
                                                         config_.ConsumeQueueFileSize());
   APOGEE_RETURN_IF_ERROR(consume_queues_->Load());
+  dispatch_queues_ = std::make_unique<DispatchQueueCache>(consume_queues_.get());
   index_ = std::make_unique<IndexService>(env_, config_.IndexDir(), config_.max_hash_slot_num,
                                           config_.max_index_num, checkpoint_.get(), clock_);
   APOGEE_RETURN_IF_ERROR(index_->Load(last_exit_ok_, same_boot_).Prefixed("loading index files"));
@@ -393,7 +395,7 @@ int64_t MessageStore::LastSkippedRecordOffset() const {
 
 Status MessageStore::Dispatch(const DispatchRequest& r) {
   if (ShouldDispatchToConsumeQueue(r.sys_flag)) {
-    APOGEE_ASSIGN_OR_RETURN(auto cq, consume_queues_->FindOrCreate(r.topic, r.queue_id));
+    APOGEE_ASSIGN_OR_RETURN(ConsumeQueue * cq, dispatch_queues_->Get(r.topic, r.queue_id));
     // A scheduled record's tag code is its delivery time (docs/protocol/store_ha.md §8.3).
     const int64_t tag_code =
         r.delay_level > 0 ? r.store_timestamp + delay_levels_.DelayMillis(r.delay_level)

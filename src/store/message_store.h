@@ -41,7 +41,9 @@
 namespace apogee::store {
 
 class CommitLog;
+class ConsumeQueue;
 class ConsumeQueueTable;
+class DispatchQueueCache;
 class DiskGuard;
 class FileAllocator;
 class GroupCommitService;
@@ -209,6 +211,8 @@ class MessageStore : public ReplicationStore {
   std::unique_ptr<DiskGuard> disk_guard_;
   std::unique_ptr<StoreCheckpoint> checkpoint_;
   std::unique_ptr<ConsumeQueueTable> consume_queues_;
+  // Dispatch's queue lookups (only the dispatching thread: recovery, then the reput).
+  std::unique_ptr<DispatchQueueCache> dispatch_queues_;
   std::unique_ptr<IndexService> index_;
   std::unique_ptr<ReputService> reput_;
   FlushStats flush_stats_;  // before the flush services, which write it until they stop
