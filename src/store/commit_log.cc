@@ -56,7 +56,8 @@ CommitLog::CommitLog(env::Env* env, const StoreConfig& config, const Clock* cloc
       config_(config),
       clock_(clock),
       files_(env, config.CommitLogDir(), config.mapped_file_size_commit_log, allocator),
-      cq_entries_per_file_(std::max<int64_t>(1, config.ConsumeQueueFileSize() / kCqUnitSize)) {}
+      cq_entries_per_file_(std::max<int64_t>(1, config.ConsumeQueueFileSize() / kCqUnitSize)),
+      writes_through_file_(config.flush_type() == FlushDiskType::kSyncFlush) {}
 
 Status CommitLog::Load() { return files_.Load(); }
 
@@ -116,11 +117,15 @@ PutResult CommitLog::Append(message::RecordFields f) {
   f.queue_offset = assigns ? it->second : 0;
   f.physical_offset = file.start_offset() + pos;
   f.store_timestamp = now;
-  Result<size_t> wrote =
-      message::EncodeRecord(f, file.data() + pos, static_cast<size_t>(file.file_size() - pos));
+  Result<size_t> wrote = message::EncodeRecord(f, EncodeTargetLocked(file, pos, size),
+                                               static_cast<size_t>(size));
   if (!wrote.ok()) {
     log->error("encoding a record failed after validation: {}", wrote.status().ToString());
     return Refuse(PutStatus::kUnknownError);
+  }
+  if (Status written = WriteEncodedLocked(file, pos, size); !written.ok()) {
+    log->error("put refused: writing the record failed: {}", written.ToString());
+    return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
   }
   file.set_wrote_position(pos + size);
   if (assigns) ++it->second;
@@ -148,6 +153,17 @@ Result<std::shared_ptr<MappedFile>> CommitLog::FileWithRoomLocked(int64_t bytes)
     file->set_wrote_position(file->file_size());
   }
   return Status::Internal(fmt::format("no CommitLog file holds {} bytes", bytes));
+}
+
+uint8_t* CommitLog::EncodeTargetLocked(MappedFile& file, int64_t pos, int64_t bytes) {
+  if (!WritesThroughFile()) return file.data() + pos;
+  write_buffer_.resize(static_cast<size_t>(bytes));
+  return reinterpret_cast<uint8_t*>(write_buffer_.data());
+}
+
+Status CommitLog::WriteEncodedLocked(MappedFile& file, int64_t pos, int64_t bytes) {
+  if (!WritesThroughFile()) return Status::OK();
+  return file.WriteAt(pos, std::string_view(write_buffer_.data(), static_cast<size_t>(bytes)));
 }
 
 PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
@@ -211,18 +227,23 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
   const int64_t start = file.wrote_position();
   const int64_t first_queue_offset = it->second;
   int64_t pos = start;
+  uint8_t* const target = EncodeTargetLocked(file, start, total);
   for (size_t i = 0; i < batch.size(); ++i) {
     message::RecordFields& f = batch[i];
     f.queue_offset = first_queue_offset + static_cast<int64_t>(i);
     f.physical_offset = file.start_offset() + pos;
     f.store_timestamp = now;
-    Result<size_t> wrote = message::EncodeRecord(f, file.data() + pos,
-                                                 static_cast<size_t>(file.file_size() - pos));
+    Result<size_t> wrote = message::EncodeRecord(f, target + (pos - start),
+                                                 static_cast<size_t>(total - (pos - start)));
     if (!wrote.ok()) {
       log->error("encoding a batch record failed after validation: {}", wrote.status().ToString());
       return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
     }
     pos += sizes[i];
+  }
+  if (Status written = WriteEncodedLocked(file, start, total); !written.ok()) {
+    log->error("batch refused: writing the records failed: {}", written.ToString());
+    return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
   }
   // Published at once: readers never see half a batch.
   file.set_wrote_position(pos);

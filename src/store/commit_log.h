@@ -71,8 +71,18 @@ class CommitLog {
 
   // Appends one message. `fields` gives everything but the queue offset, physical offset and
   // store timestamp, which are assigned here. Validates sizes first (MESSAGE_ILLEGAL,
-  // PROPERTIES_SIZE_EXCEEDED). Returns as soon as the bytes are in mapped memory; the flush
+  // PROPERTIES_SIZE_EXCEEDED). Returns as soon as the bytes are in the page cache; the flush
   // policy is the caller's.
+  //
+  // How the bytes get there depends on the flush type. ASYNC_FLUSH encodes the record straight
+  // into the mapped file. SYNC_FLUSH encodes it into a buffer and writes it with pwrite: every
+  // group commit's msync cleans the pages it writes back, which write-protects them in every
+  // thread's page tables (a TLB shootdown across cores) and makes the next store into the same
+  // page fault again; written with pwrite, the pages are never mapped writable, so a sync finds
+  // no mapping to clean. Measured with the peer harness (1 KiB, 256 in flight, fresh broker,
+  // two interleaved pairs): 38k -> 64k msgs/s and 41 -> 20 us of broker CPU per message
+  // (docs/benchmarks.md, "SYNC_FLUSH: records written with pwrite"). A failed write refuses
+  // the put (UNKNOWN_ERROR) and publishes nothing; the next put writes over the same place.
   PutResult Append(message::RecordFields fields);
   // Appends a batch (SEND_BATCH_MESSAGE) as one unit: every message must have the same topic
   // and queue; they get consecutive queue offsets and are written back to back into one file
@@ -147,6 +157,12 @@ class CommitLog {
   // file cannot hold them, it is ended with a BLANK and the next one is created (a record or
   // a batch never spans two files). Caller holds put_mu_. Errors when no file can be created.
   Result<std::shared_ptr<MappedFile>> FileWithRoomLocked(int64_t bytes);
+  // Where a put encodes `bytes` of records that go to `file` at `pos`: the mapping itself, or
+  // (SYNC_FLUSH) write_buffer_, which WriteEncodedLocked then writes at `pos`. Caller holds
+  // put_mu_.
+  uint8_t* EncodeTargetLocked(MappedFile& file, int64_t pos, int64_t bytes);
+  Status WriteEncodedLocked(MappedFile& file, int64_t pos, int64_t bytes);
+  bool WritesThroughFile() const { return writes_through_file_; }
 
   env::Env* env_;
   StoreConfig config_;
@@ -154,8 +170,10 @@ class CommitLog {
   MappedFileQueue files_;
   mutable std::mutex put_mu_;
   QueueTable queue_table_;  // guarded by put_mu_
+  std::string write_buffer_;  // guarded by put_mu_: the records of a SYNC_FLUSH put
   DiskGuard* disk_guard_ = nullptr;
   const int64_t cq_entries_per_file_;
+  const bool writes_through_file_;  // SYNC_FLUSH: records are written with pwrite
   std::atomic<int64_t> last_store_timestamp_{0};
 };
 

@@ -93,6 +93,14 @@ bool MappedFile::Append(std::string_view bytes) {
   return true;
 }
 
+Status MappedFile::WriteAt(int64_t pos, std::string_view bytes) {
+  if (pos < 0 || pos + static_cast<int64_t>(bytes.size()) > file_size_) {
+    return Status::InvalidArgument(fmt::format("write of {} bytes at {} is outside {} ({} bytes)",
+                                               bytes.size(), pos, path_, file_size_));
+  }
+  return file_->Write(static_cast<uint64_t>(pos), bytes);
+}
+
 bool MappedFile::IsAbleToFlush(int least_pages) const {
   int64_t flushed = flushed_position();
   int64_t wrote = wrote_position();

@@ -60,6 +60,10 @@ class MappedFile {
 
   // Copies `bytes` at the write position and publishes it. False when it does not fit.
   bool Append(std::string_view bytes);
+  // Writes `bytes` at `pos` through the file (pwrite), not through the mapping, which sees
+  // them all the same (one page cache). Publishes nothing: the single writer sets the write
+  // position once the write succeeded.
+  Status WriteAt(int64_t pos, std::string_view bytes);
 
   // Makes [flushed, wrote) durable if at least `least_pages` 4 KiB pages are dirty (a full
   // file or least_pages == 0 flushes any dirty byte). Returns the flushed position. An error

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "base/crc32.h"
+#include "env/fault_injection_env.h"
 #include "env/mem_env.h"
 #include "message/message_format.h"
 #include "store_test_util.h"
@@ -263,6 +264,69 @@ TEST_F(CommitLogTest, BatchIsOneUnitWithConsecutiveOffsets) {
   batch[3].queue_id = 1;
   EXPECT_EQ(cl->AppendBatch(batch).status, PutStatus::kMessageIllegal);
   EXPECT_EQ(cl->MaxOffset(), offset);
+}
+
+// SYNC_FLUSH writes records with pwrite (RandomRWFile::Write), ASYNC_FLUSH stores them into
+// the mapping: a failing write refuses a SYNC_FLUSH put or batch and publishes nothing, the
+// next put lands in the same place, and both paths store the same bytes.
+TEST_F(CommitLogTest, SyncFlushWritesRecordsThroughTheFileAndAFailedWritePublishesNothing) {
+  env::FaultInjectionEnv faults(env_.get());
+  StoreConfig sync_config = SmallConfig("/sync");
+  sync_config.flush_disk_type = "SYNC_FLUSH";
+  CommitLog sync_log(&faults, sync_config, &clock_, nullptr);
+  ASSERT_TRUE(sync_log.Load().ok());
+  StoreConfig async_config = SmallConfig("/async");
+  CommitLog async_log(&faults, async_config, &clock_, nullptr);
+  ASSERT_TRUE(async_log.Load().ok());
+
+  TestMessage first("T", 0, "first", "TagA");
+  ASSERT_EQ(sync_log.Append(first.fields).status, PutStatus::kPutOk);
+  ASSERT_EQ(async_log.Append(first.fields).status, PutStatus::kPutOk);
+  const int64_t end = sync_log.MaxOffset();
+  ASSERT_EQ(async_log.MaxOffset(), end);
+
+  TestMessage lost("T", 0, "lost");
+  faults.FailNext(env::FaultPoint::kWrite, 1);
+  EXPECT_EQ(sync_log.Append(lost.fields).status, PutStatus::kUnknownError);
+  EXPECT_EQ(sync_log.MaxOffset(), end);
+  EXPECT_EQ(sync_log.GetQueueOffset("T", 0), 1);
+  std::vector<TestMessage> owners;
+  for (int i = 0; i < 3; ++i) owners.emplace_back("T", 0, "b" + std::to_string(i));
+  std::vector<message::RecordFields> batch;
+  for (auto& m : owners) batch.push_back(m.fields);
+  faults.FailNext(env::FaultPoint::kWrite, 1);
+  EXPECT_EQ(sync_log.AppendBatch(batch).status, PutStatus::kUnknownError);
+  EXPECT_EQ(sync_log.MaxOffset(), end);
+  EXPECT_EQ(sync_log.GetQueueOffset("T", 0), 1);
+  // The mapping path never calls Write: the same armed failure does not touch it.
+  faults.FailNext(env::FaultPoint::kWrite, 1);
+  EXPECT_EQ(async_log.Append(lost.fields).status, PutStatus::kPutOk);
+  faults.ClearFault(env::FaultPoint::kWrite);
+
+  TestMessage second("T", 0, "second");
+  PutResult put = sync_log.Append(second.fields);
+  ASSERT_EQ(put.status, PutStatus::kPutOk);
+  EXPECT_EQ(put.wrote_offset.value(), end);
+  EXPECT_EQ(put.queue_offset.value(), 1);
+  PutResult batched = sync_log.AppendBatch(batch);
+  ASSERT_EQ(batched.status, PutStatus::kPutOk);
+  EXPECT_EQ(batched.queue_offset.value(), 2);
+  auto d = sync_log.DecodeAt(end, true, nullptr);
+  ASSERT_EQ(d.status, message::RecordStatus::kMessage) << d.reason;
+  EXPECT_EQ(d.record.body, "second");
+  int64_t offset = batched.wrote_offset.value();
+  for (int i = 0; i < 3; ++i) {
+    auto b = sync_log.DecodeAt(offset, true, nullptr);
+    ASSERT_EQ(b.status, message::RecordStatus::kMessage) << b.reason;
+    EXPECT_EQ(b.record.body, "b" + std::to_string(i));
+    EXPECT_EQ(b.record.queue_offset, 2 + i);
+    offset += static_cast<int64_t>(b.size);
+  }
+  // The first record is byte for byte the same on both paths.
+  auto from_sync = sync_log.GetRecord(0, static_cast<int32_t>(end));
+  auto from_async = async_log.GetRecord(0, static_cast<int32_t>(end));
+  ASSERT_TRUE(from_sync.ok() && from_async.ok());
+  EXPECT_EQ(from_sync->view(), from_async->view());
 }
 
 TEST_F(CommitLogTest, BatchThatDoesNotFitMovesWholeToTheNextFile) {
