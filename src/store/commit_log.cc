@@ -149,6 +149,7 @@ Result<std::shared_ptr<MappedFile>> CommitLog::FileWithRoomLocked(int64_t bytes)
     const int64_t remaining = file->file_size() - pos;
     if (bytes + kEndFileMinBlankLength <= remaining) return file;
     // Never split a record: end the file with a BLANK and move on to the next one.
+    file->BeginWrite(file->file_size());
     message::EncodeBlank(file->data() + pos, static_cast<int32_t>(remaining));
     file->set_wrote_position(file->file_size());
   }
@@ -156,7 +157,10 @@ Result<std::shared_ptr<MappedFile>> CommitLog::FileWithRoomLocked(int64_t bytes)
 }
 
 uint8_t* CommitLog::EncodeTargetLocked(MappedFile& file, int64_t pos, int64_t bytes) {
-  if (!WritesThroughFile()) return file.data() + pos;
+  if (!WritesThroughFile()) {
+    file.BeginWrite(pos + bytes);  // encoded in place: keep the pre-writer off these pages
+    return file.data() + pos;
+  }
   write_buffer_.resize(static_cast<size_t>(bytes));
   return reinterpret_cast<uint8_t*>(write_buffer_.data());
 }

@@ -1,11 +1,14 @@
 #include "store/file_allocator.h"
 
+#include <algorithm>
+
 #include "base/clock.h"
 #include "base/logging.h"
 
 namespace apogee::store {
 
-FileAllocator::FileAllocator(bool warm) : ServiceThread("FileAllocator"), warm_(warm) {}
+FileAllocator::FileAllocator(bool warm, int64_t ahead)
+    : ServiceThread("FileAllocator"), warm_(warm), ahead_(ahead) {}
 
 FileAllocator::~FileAllocator() { Shutdown(); }
 
@@ -25,12 +28,62 @@ Result<std::shared_ptr<MappedFile>> FileAllocator::CreateFile(const Request& r) 
   APOGEE_ASSIGN_OR_RETURN(auto file, MappedFile::Create(r.env, r.path, r.start_offset, r.size));
   if (warm_) {
     int64_t begin = SteadyMillis();
-    Status s = file->Warm();
-    if (!s.ok()) return s;
-    GetLogger("store")->debug("warmed {} ({} bytes) in {} ms", r.path, r.size,
-                              SteadyMillis() - begin);
+    APOGEE_RETURN_IF_ERROR(PreWriteTo(*file, ahead_));
+    GetLogger("store")->debug("pre-wrote the first {} bytes of {} in {} ms",
+                              file->warmed_position(), r.path, SteadyMillis() - begin);
   }
   return file;
+}
+
+Status FileAllocator::PreWriteTo(MappedFile& file, int64_t to) const {
+  to = std::min(to, file.file_size());
+  while (!stopped()) {
+    const int64_t warmed = file.warmed_position();
+    const int64_t start = std::max(warmed, file.writer_position());
+    if (start >= to) break;
+    APOGEE_RETURN_IF_ERROR(file.PreWrite(std::min(to, start + kPreWriteRound)));
+    if (file.warmed_position() == warmed) break;  // the writer is past `to`: nothing to do
+  }
+  return Status::OK();
+}
+
+void FileAllocator::Follow(std::shared_ptr<MappedFile> file) {
+  if (!warm_) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    followed_ = std::move(file);
+  }
+  Wakeup();
+}
+
+void FileAllocator::KeepAheadOfWriter() {
+  std::shared_ptr<MappedFile> file;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    file = followed_;
+  }
+  if (!file) return;
+  auto stop_following = [&] {
+    file->EndPreWrite();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (followed_ == file) followed_.reset();
+  };
+  if (file->destroyed() || file->warmed_position() >= file->file_size() ||
+      file->writer_position() >= file->file_size()) {
+    stop_following();
+    return;
+  }
+  if (file->warmed_position() - file->writer_position() <= ahead_ / 2) {
+    Status s = PreWriteTo(*file, file->writer_position() + ahead_);
+    if (!s.ok()) {
+      // Not fatal: appends into blocks not pre-written are correct, only their syncs slower.
+      GetLogger("store")->warn("{}; no more pre-writing of {}", s.ToString(), file->path());
+      stop_following();
+      return;
+    }
+  }
+  // The writer wakes this thread once it is within half the distance again.
+  file->ArmPreWriteTrigger(file->warmed_position() - ahead_ / 2);
 }
 
 Result<std::shared_ptr<MappedFile>> FileAllocator::Take(env::Env* env, const std::string& path,
@@ -96,6 +149,7 @@ void FileAllocator::Run() {
       }
     }
     if (!req) {
+      KeepAheadOfWriter();
       WaitForRunning(1000);
       continue;
     }
@@ -110,6 +164,8 @@ void FileAllocator::Run() {
   }
   // Release anyone waiting on a request that will never run.
   std::lock_guard<std::mutex> lock(mu_);
+  if (followed_) followed_->EndPreWrite();
+  followed_.reset();
   for (auto& req : pending_) {
     req->result = Status::Aborted("file allocator stopped");
     req->done = true;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "store/store_format.h"
@@ -88,6 +89,7 @@ void MappedFile::ResetPositions(int64_t pos) {
 bool MappedFile::Append(std::string_view bytes) {
   int64_t pos = wrote_position();
   if (pos + static_cast<int64_t>(bytes.size()) > file_size_) return false;
+  BeginWrite(pos + static_cast<int64_t>(bytes.size()));
   std::memcpy(data() + pos, bytes.data(), bytes.size());
   set_wrote_position(pos + static_cast<int64_t>(bytes.size()));
   return true;
@@ -98,6 +100,7 @@ Status MappedFile::WriteAt(int64_t pos, std::string_view bytes) {
     return Status::InvalidArgument(fmt::format("write of {} bytes at {} is outside {} ({} bytes)",
                                                bytes.size(), pos, path_, file_size_));
   }
+  BeginWrite(pos + static_cast<int64_t>(bytes.size()));
   return file_->Write(static_cast<uint64_t>(pos), bytes);
 }
 
@@ -120,21 +123,75 @@ Result<int64_t> MappedFile::Flush(int least_pages) {
   return wrote;
 }
 
-Status MappedFile::Warm() {
-  // Writing through pwrite rather than the mapping avoids faulting in every page of a
-  // 1 GiB file into this process; the blocks end up written and allocated all the same.
-  // One page per write: the page cache sizes a folio after the write that creates it, and a
-  // 1 MiB write left 1 MiB folios, each written back whole by the sync of one small record
-  // stored into it (SYNC_FLUSH sends measured ~1.8 ms instead of ~0.3 ms, docs/benchmarks.md).
-  // Costs no more system time than 1 MiB writes (1 GiB: 1.2 s against 1.1 s, measured).
-  constexpr size_t kChunk = static_cast<size_t>(kOsPageSize);
-  std::vector<char> zeros(kChunk, 0);
-  for (int64_t pos = 0; pos < file_size_; pos += kChunk) {
-    size_t n = static_cast<size_t>(std::min<int64_t>(kChunk, file_size_ - pos));
-    APOGEE_RETURN_IF_ERROR(file_->Write(static_cast<uint64_t>(pos), std::string_view(zeros.data(), n))
-                               .Prefixed(fmt::format("warming {}", path_)));
+namespace {
+
+int64_t RoundUpToPage(int64_t pos) { return (pos + kOsPageSize - 1) / kOsPageSize * kOsPageSize; }
+
+}  // namespace
+
+int64_t MappedFile::writer_position() const {
+  return std::max(writing_to_.load(std::memory_order_acquire), wrote_position());
+}
+
+void MappedFile::BeginWrite(int64_t end) {
+  writing_to_.store(end, std::memory_order_seq_cst);
+  for (;;) {
+    const int64_t from = warming_from_.load(std::memory_order_seq_cst);
+    if (from < 0 || end <= from) return;
+    std::this_thread::yield();  // at most one pre-write step (kPreWriteStep bytes)
   }
-  return file_->Sync().Prefixed(fmt::format("warming {}", path_));
+}
+
+bool MappedFile::TakePreWriteTrigger(int64_t write_position) {
+  int64_t trigger = prewrite_trigger_.load(std::memory_order_relaxed);
+  if (write_position < trigger) return false;
+  // A compare-exchange, not a store: a trigger re-armed meanwhile must not be lost.
+  return prewrite_trigger_.compare_exchange_strong(trigger, INT64_MAX, std::memory_order_acq_rel);
+}
+
+Status MappedFile::PreWrite(int64_t to, int64_t step, int64_t gap) {
+  to = std::min(RoundUpToPage(to), file_size_);
+  // Where to start: past the writer (never into the page holding its last byte), and past
+  // what was pre-written already; a writer that caught up is overtaken by `gap`.
+  auto start = [&] {
+    const int64_t writer = writer_position();
+    const int64_t warmed = warmed_to_.load(std::memory_order_relaxed);
+    return RoundUpToPage(warmed >= writer ? warmed : writer + gap);
+  };
+  int64_t from = start();
+  if (from >= to) return Status::OK();
+  if (!prewrite_file_) {
+    APOGEE_ASSIGN_OR_RETURN(prewrite_file_, env_->OpenFile(path_, env::OpenMode::kOpenExisting));
+  }
+  static const std::vector<char> kZeroPage(static_cast<size_t>(kOsPageSize), 0);
+  const std::string_view zeros(kZeroPage.data(), kZeroPage.size());
+  bool wrote = false;
+  while (from < to) {
+    const int64_t step_end = std::min(to, from + step);
+    warming_from_.store(from, std::memory_order_seq_cst);
+    if (writing_to_.load(std::memory_order_seq_cst) > from || wrote_position() > from) {
+      warming_from_.store(-1, std::memory_order_seq_cst);  // the writer got there first
+      from = start();
+      continue;
+    }
+    Status s;
+    for (int64_t pos = from; pos < step_end && s.ok(); pos += kOsPageSize) {
+      s = prewrite_file_->Write(static_cast<uint64_t>(pos),
+                                zeros.substr(0, static_cast<size_t>(std::min(kOsPageSize, step_end - pos))));
+    }
+    warming_from_.store(-1, std::memory_order_seq_cst);
+    if (!s.ok()) return s.Prefixed(fmt::format("pre-writing {}", path_));
+    warmed_to_.store(step_end, std::memory_order_release);
+    wrote = true;
+    from = step_end;
+  }
+  if (!wrote) return Status::OK();
+  return prewrite_file_->Sync().Prefixed(fmt::format("pre-writing {}", path_));
+}
+
+void MappedFile::EndPreWrite() {
+  if (prewrite_file_) (void)prewrite_file_->Close();
+  prewrite_file_.reset();
 }
 
 Status MappedFile::SetWriteTailPageByPage(bool on) {

@@ -92,6 +92,7 @@ Result<std::shared_ptr<MappedFile>> MappedFileQueue::LastFileOrCreate(int64_t of
     std::lock_guard<std::mutex> lock(mu_);
     if (!files_.empty() && !files_.back()->IsFull()) {
       MaybePrepareNextLocked();
+      KeepPreWriteAheadLocked();
       return files_.back();
     }
     start = files_.empty() ? offset_if_empty - offset_if_empty % file_size_
@@ -133,6 +134,17 @@ void MappedFileQueue::MaybePrepareNextLocked() {
   if (prepared_next_ == next || last.wrote_position() < file_size_ / 2) return;
   prepared_next_ = next;
   allocator_->Prepare(env_, env::JoinPath(dir_, MappedFile::FileNameOf(next)), next, file_size_);
+}
+
+void MappedFileQueue::KeepPreWriteAheadLocked() {
+  if (!allocator_) return;
+  MappedFile& last = *files_.back();
+  if (followed_.get() != &last) {
+    followed_ = files_.back();
+    allocator_->Follow(followed_);
+    return;
+  }
+  if (last.TakePreWriteTrigger(last.wrote_position())) allocator_->Wakeup();
 }
 
 std::shared_ptr<MappedFile> MappedFileQueue::FindFileByOffset(int64_t offset) const {

@@ -83,6 +83,9 @@ class MappedFileQueue {
 
   // Asks the allocator for the file after the last one once the last is half written.
   void MaybePrepareNextLocked();
+  // Points the allocator's pre-writing at the last file and wakes it when the writer crosses
+  // the file's pre-write trigger (one relaxed load per put otherwise).
+  void KeepPreWriteAheadLocked();
   // Applies the page-by-page advice to `file`, if asked for (SetPageByPageWriteTail).
   void AdviseWriteTail(MappedFile& file, bool on) const;
 
@@ -93,6 +96,7 @@ class MappedFileQueue {
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<MappedFile>> files_;  // guarded by mu_, ascending offsets
   int64_t prepared_next_ = -1;  // guarded by mu_: start of the file asked of the allocator
+  std::shared_ptr<MappedFile> followed_;  // guarded by mu_: the file the allocator pre-writes
   std::atomic<bool> page_by_page_tail_{false};
   std::atomic<int64_t> flushed_where_{0};
 };

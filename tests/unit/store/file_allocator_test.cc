@@ -79,5 +79,73 @@ TEST(FileAllocatorTest, TakeWithoutPrepareCreatesInline) {
   EXPECT_TRUE(env->FileExists("/a/00000000000000000128"));
 }
 
+// Waits up to 2 s for `pred`.
+template <typename Pred>
+bool Eventually(Pred pred) {
+  for (int i = 0; i < 200; ++i) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return pred();
+}
+
+// Warming pre-writes the file being written a short distance ahead of the writer, woken by
+// the writer's puts, and a prepared next file only its first stretch: never a whole file at
+// once.
+TEST(FileAllocatorTest, TheWrittenFileIsPreWrittenAShortDistanceAheadOfTheWriter) {
+  constexpr int64_t kFile = 4 << 20;
+  constexpr int64_t kAhead = 256 << 10;
+  auto env = env::NewMemEnv();
+  ASSERT_TRUE(env->CreateDirs("/a").ok());
+  FileAllocator alloc(/*warm=*/true, kAhead);
+  alloc.Start();
+  MappedFileQueue q(env.get(), "/a", kFile, &alloc);
+  ASSERT_TRUE(q.Load().ok());
+  auto f0 = q.LastFileOrCreate(0);  // created inline: nothing pre-written yet
+  ASSERT_TRUE(f0.ok());
+  EXPECT_EQ((*f0)->warmed_position(), 0);
+  ASSERT_TRUE(q.LastFileOrCreate(0).ok());  // the writer's next put: the allocator follows it
+  ASSERT_TRUE(Eventually([&] { return (*f0)->warmed_position() >= kAhead; }));
+  EXPECT_LT((*f0)->warmed_position(), kFile / 2);
+  // The writer advances in 64 KiB puts; the pre-written end keeps ahead of it.
+  while ((*f0)->wrote_position() < kFile / 2) {
+    ASSERT_TRUE((*f0)->Append(std::string(64 << 10, 'r')));
+    ASSERT_TRUE(q.LastFileOrCreate(0).ok());
+    const int64_t wrote = (*f0)->wrote_position();
+    ASSERT_TRUE(Eventually([&] { return (*f0)->warmed_position() > wrote + kAhead / 2; }))
+        << "wrote " << wrote << ", pre-written " << (*f0)->warmed_position();
+    EXPECT_LE((*f0)->warmed_position(), wrote + kAhead + MappedFile::kPreWriteGap);
+  }
+  // Past half: the next file is prepared with only its first stretch pre-written.
+  ASSERT_TRUE(Eventually([&] { return alloc.PreparedBytes() == kFile; }));
+  ASSERT_TRUE((*f0)->Append(std::string(kFile - (*f0)->wrote_position(), 'r')));
+  auto f1 = q.LastFileOrCreate(0);
+  ASSERT_TRUE(f1.ok());
+  EXPECT_EQ((*f1)->start_offset(), kFile);
+  EXPECT_EQ((*f1)->warmed_position(), kAhead);
+  // Every record byte of the first file survived the pre-writing.
+  const std::string_view all(reinterpret_cast<const char*>((*f0)->data()), kFile);
+  EXPECT_EQ(all.find_first_not_of('r'), std::string_view::npos);
+  alloc.Shutdown();
+  alloc.DiscardPrepared();
+}
+
+// Without warming nothing is pre-written (ASYNC_FLUSH with warmMapedFileEnable=false).
+TEST(FileAllocatorTest, WithoutWarmingNothingIsPreWritten) {
+  auto env = env::NewMemEnv();
+  ASSERT_TRUE(env->CreateDirs("/a").ok());
+  FileAllocator alloc(/*warm=*/false, 64 << 10);
+  alloc.Start();
+  MappedFileQueue q(env.get(), "/a", 1 << 20, &alloc);
+  ASSERT_TRUE(q.Load().ok());
+  auto f0 = q.LastFileOrCreate(0);
+  ASSERT_TRUE(f0.ok());
+  ASSERT_TRUE((*f0)->Append(std::string(100, 'r')));
+  ASSERT_TRUE(q.LastFileOrCreate(0).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ((*f0)->warmed_position(), 0);
+  alloc.Shutdown();
+}
+
 }  // namespace
 }  // namespace apogee::store
