@@ -463,9 +463,27 @@ class HostileDiskTest : public HostileStoreTest {
   TempDir mount_dir_;
   std::string mount_point_;
   bool mounted_ = false;
+  // The whole scenario, for the flush type the fixture configured.
+  void FillTheDiskThenRestart();
 };
 
-TEST_F(HostileDiskTest, FullDiskRefusesWritesLosesNothingAndRestarts) {
+// The same under SYNC_FLUSH, where the CommitLog is written through the file, pre-written
+// ahead of the writer, and every answer waits for fdatasync.
+class HostileDiskSyncFlushTest : public HostileDiskTest {
+ protected:
+  void SetUp() override {
+    broker_.SetExtra("flushDiskType", "SYNC_FLUSH");
+    HostileDiskTest::SetUp();
+  }
+};
+
+TEST_F(HostileDiskTest, FullDiskRefusesWritesLosesNothingAndRestarts) { FillTheDiskThenRestart(); }
+
+TEST_F(HostileDiskSyncFlushTest, FullDiskRefusesWritesLosesNothingAndRestarts) {
+  FillTheDiskThenRestart();
+}
+
+void HostileDiskTest::FillTheDiskThenRestart() {
   ASSERT_TRUE(broker_.Start(""));
   ExpectServesUnrelated();
   std::map<std::string, std::vector<std::string>> acked;  // topic -> bodies, queue 0
