@@ -631,9 +631,32 @@ void Connection::SendResponse(RemotingCommand response) {
     Enqueue(std::move(frame));
     return;
   }
-  asio::post(*context_, [self = shared_from_this(), frame = std::move(frame)]() mutable {
-    self->Enqueue(std::move(frame));
-  });
+  bool post;
+  {
+    std::lock_guard<std::mutex> lock(handoff_mu_);
+    handoff_.push_back(std::move(frame));
+    post = !handoff_posted_;
+    handoff_posted_ = true;
+  }
+  if (post) asio::post(*context_, [self = shared_from_this()] { self->DrainHandoff(); });
+}
+
+void Connection::DrainHandoff() {
+  std::vector<OutgoingFrame> frames;
+  frames.swap(handoff_spare_);
+  {
+    std::lock_guard<std::mutex> lock(handoff_mu_);
+    frames.swap(handoff_);
+    handoff_posted_ = false;
+  }
+  // One write for the batch, as for the answers produced in one read cycle.
+  const bool was_deferring = in_read_cycle_;
+  in_read_cycle_ = true;
+  for (OutgoingFrame& frame : frames) Enqueue(std::move(frame));
+  in_read_cycle_ = was_deferring;
+  frames.clear();
+  handoff_spare_.swap(frames);
+  if (!closed_on_io_ && !in_read_cycle_ && !write_in_progress_ && !write_queue_.empty()) DoWrite();
 }
 
 // ---- idle, slow frames, stalled writes ----

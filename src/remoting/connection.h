@@ -176,6 +176,9 @@ class Connection final : public Channel,
   void AnswerRefused(const protocol::RemotingCommand& request, const Status& why);
   void OnResponse(protocol::RemotingCommand response);
   void Enqueue(OutgoingFrame frame);
+  // IO thread: queues the responses other threads handed over (SendResponse) and writes
+  // them in one go.
+  void DrainHandoff();
   void DoWrite();
   // TLS: copies runs of small buffers into tls_write_staging_ (see kTlsCoalesceBelow).
   void CoalesceForTls(std::vector<boost::asio::const_buffer>* buffers);
@@ -232,6 +235,13 @@ class Connection final : public Channel,
     std::chrono::steady_clock::time_point arrived;
     bool suspended = false;
   };
+  // Responses finished off the IO thread (the group commit completes a dozen sends at once,
+  // a pull pool thread answers a pull): queued here and handed over with one post per batch,
+  // not one post (a handler allocated on one thread, freed on the other, and a wake-up) each.
+  std::mutex handoff_mu_;
+  std::vector<OutgoingFrame> handoff_;  // guarded by handoff_mu_
+  bool handoff_posted_ = false;         // guarded by handoff_mu_: a DrainHandoff is on its way
+  std::vector<OutgoingFrame> handoff_spare_;  // IO thread: the drained vector, kept for reuse
   std::mutex observed_mu_;
   std::unordered_map<int32_t, ObservedRequest> observed_;  // guarded by observed_mu_
   std::chrono::steady_clock::time_point last_activity_;

@@ -28,6 +28,7 @@ using std::chrono::milliseconds;
 constexpr int32_t kBig = 1;      // inline, answers a 64 KiB body
 constexpr int32_t kEcho = 2;     // inline, answers the body back
 constexpr int32_t kBlocked = 3;  // on an executor, waits for the gate
+constexpr int32_t kPooledEcho = 4;  // on an executor: answers the body back off the IO thread
 
 class ConnectionLimitsTest : public ::testing::Test {
  protected:
@@ -52,6 +53,12 @@ class ConnectionLimitsTest : public ::testing::Test {
                                  std::unique_lock lock(mu_);
                                  cv_.wait(lock, [this] { return open_; });
                                  r.SendCode(0);
+                               }),
+                               executor_);
+    server_->RegisterProcessor(kPooledEcho, MakeProcessor([](RemotingCommand req, Responder r) {
+                                 auto response = RemotingCommand::MakeResponse(req, 0);
+                                 response.body = req.body;
+                                 r.Send(std::move(response));
                                }),
                                executor_);
     ASSERT_TRUE(server_->Start().ok());
@@ -167,6 +174,33 @@ TEST_F(ConnectionLimitsTest, RequestsInFlightStopReadingUntilProcessorsFinish) {
     ASSERT_TRUE(response.has_value()) << "response " << i;
   }
   EXPECT_EQ(entered_.load(), 40);
+}
+
+// Responses finished on other threads are handed to the IO thread in batches: every one
+// arrives, exactly once, with its own opaque and body, while eight threads answer at once.
+TEST_F(ConnectionLimitsTest, ResponsesFromOtherThreadsAllArriveOnce) {
+  StartServer(RemotingServerOptions{});
+  OpenGate();
+  RawSocket raw(server_->port());
+  constexpr int kRequests = 3000;
+  std::string frames;
+  for (int i = 0; i < kRequests; ++i) {
+    auto request = Request(kPooledEcho, "body-" + std::to_string(i));
+    request.opaque = i;
+    protocol::EncodeCommand(request, &frames);
+  }
+  std::thread writer([&] { raw.Write(frames); });
+  std::vector<int> seen(kRequests, 0);
+  for (int i = 0; i < kRequests; ++i) {
+    auto response = raw.ReadCommand();
+    ASSERT_TRUE(response.has_value()) << "response " << i;
+    ASSERT_GE(response->opaque, 0);
+    ASSERT_LT(response->opaque, kRequests);
+    EXPECT_EQ(response->body, "body-" + std::to_string(response->opaque));
+    ++seen[static_cast<size_t>(response->opaque)];
+  }
+  writer.join();
+  for (int i = 0; i < kRequests; ++i) EXPECT_EQ(seen[static_cast<size_t>(i)], 1) << i;
 }
 
 TEST_F(ConnectionLimitsTest, ASlowFrameIsClosedAtItsDeadlineWhateverItsPace) {
