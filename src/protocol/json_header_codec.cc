@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "base/string_util.h"
+#include "protocol/json_header_scan.h"
 #include "protocol/json_util.h"
 #include "protocol/remoting_format.h"
 
@@ -216,18 +217,6 @@ void AppendEscape(unsigned char c, std::string* out) {
   }
 }
 
-// Whether any of the 8 bytes of `word` is below 0x20, '"' or '\\' (the bytes JSON escapes), so
-// that runs without one are skipped a word at a time (docs/benchmarks.md, "Header decode and
-// encode").
-bool AnyNeedsEscape(uint64_t word) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHighs = 0x8080808080808080ULL;
-  // For n <= 0x80: some byte of x is below n iff (x - n*kOnes) & ~x & kHighs is non-zero.
-  const auto has_below = [](uint64_t x, uint64_t n) { return (x - n * kOnes) & ~x & kHighs; };
-  return (has_below(word, 0x20) | has_below(word ^ ('"' * kOnes), 1) |
-          has_below(word ^ ('\\' * kOnes), 1)) != 0;
-}
-
 void AppendString(std::string_view s, std::string* out) {
   out->push_back('"');
   size_t run = 0;  // start of the characters not yet copied
@@ -237,7 +226,7 @@ void AppendString(std::string_view s, std::string* out) {
     if (s.size() - i >= sizeof(uint64_t)) {
       uint64_t word;
       std::memcpy(&word, s.data() + i, sizeof(word));
-      if (!AnyNeedsEscape(word)) {
+      if (!AnyJsonSpecialByte(word)) {
         i += sizeof(word);
         continue;
       }
@@ -275,7 +264,45 @@ void AppendInt(int32_t value, std::string* out) {
 // Real headers nest two levels (the header object and extFields).
 constexpr int kMaxRecursiveDepth = 32;
 
+namespace {
+
+// The scalars a parse writes, to start a second parse from where the first one began.
+struct HeaderScalars {
+  int32_t code, version, opaque, flag;
+  LanguageCode language;
+  bool has_ext_fields;
+
+  static HeaderScalars Of(const RemotingCommand& c) {
+    return {c.code, c.version, c.opaque, c.flag, c.language, c.has_ext_fields};
+  }
+  void RestoreInto(RemotingCommand* c) const {
+    c->code = code;
+    c->version = version;
+    c->opaque = opaque;
+    c->flag = flag;
+    c->language = language;
+    c->has_ext_fields = has_ext_fields;
+  }
+};
+
+}  // namespace
+
 Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, RemotingCommand* command) {
+  // A command that already holds ext fields or a remark (not what decoders pass) goes to the
+  // full parser rather than copy them for a retry.
+  if (!command->ext_fields.empty() || command->remark) {
+    return DecodeJsonHeaderFully(header, max_ext_fields, command);
+  }
+  const HeaderScalars before = HeaderScalars::Of(*command);
+  if (TryDecodeFlatJsonHeader(header, max_ext_fields, command)) return Status::OK();
+  before.RestoreInto(command);
+  command->remark.reset();
+  command->ext_fields.clear();
+  return DecodeJsonHeaderFully(header, max_ext_fields, command);
+}
+
+Status DecodeJsonHeaderFully(std::string_view header, uint32_t max_ext_fields,
+                             RemotingCommand* command) {
   // json_util.h's Reader (RapidJSON 1.1's stack does arithmetic on null). Its stack (string
   // copies, parse states) grows on the first headers and is kept per thread, so a decode
   // allocates nothing but the strings it keeps; a large header gets a reader of its own, so
@@ -286,14 +313,7 @@ Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, Remoti
   json::Reader* reader = &reused_reader;
   if (header.size() > kReusedReaderMaxHeader) reader = &own_reader.emplace();
 
-  // The scalars a parse writes, to start the iterative parse from where the recursive one began.
-  struct Scalars {
-    int32_t code, version, opaque, flag;
-    LanguageCode language;
-    bool has_ext_fields;
-  };
-  const Scalars before{command->code,     command->version,  command->opaque,
-                       command->flag,     command->language, command->has_ext_fields};
+  const HeaderScalars before = HeaderScalars::Of(*command);
   // A command that already holds ext fields or a remark (not what decoders pass) skips the
   // recursive attempt rather than copy them for a retry.
   const bool fresh = command->ext_fields.empty() && !command->remark;
@@ -305,12 +325,7 @@ Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, Remoti
   rapidjson::ParseResult result;
   if (fresh) result = reader->Parse<rapidjson::kParseNumbersAsStringsFlag>(stream, recursive);
   if (!fresh || recursive.too_deep()) {
-    command->code = before.code;
-    command->version = before.version;
-    command->opaque = before.opaque;
-    command->flag = before.flag;
-    command->language = before.language;
-    command->has_ext_fields = before.has_ext_fields;
+    before.RestoreInto(command);
     if (fresh) {
       command->remark.reset();
       command->ext_fields.clear();

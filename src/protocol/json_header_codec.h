@@ -17,7 +17,13 @@ namespace apogee::protocol {
 // `max_ext_fields` (0 = unlimited) bounds the extFields members; past it the rest of the
 // header is still parsed (so code and opaque are known) but no member is kept, and the
 // result is InvalidArgument naming the limit.
+// Headers of the plain shape real peers write are scanned without RapidJSON
+// (json_header_scan.h); anything else goes to DecodeJsonHeaderFully.
 Status DecodeJsonHeader(std::string_view header, uint32_t max_ext_fields, RemotingCommand* command);
+
+// DecodeJsonHeader with RapidJSON only, the scan skipped (tests compare the two).
+Status DecodeJsonHeaderFully(std::string_view header, uint32_t max_ext_fields,
+                             RemotingCommand* command);
 
 // Appends the compact JSON header. Keys sorted as fastjson writes them; extFields values
 // always JSON strings (C++ and Go clients read nothing else); remark omitted when null;

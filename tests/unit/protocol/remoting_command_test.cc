@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/coding.h"
+#include "unit/protocol/expect_same_header.h"
 
 namespace apogee::protocol {
 namespace {
@@ -47,18 +48,6 @@ RemotingCommand GoldenCommand(SerializeType type) {
   command.ext_fields.Set("topic", "TopicTest");
   command.serialize_type = type;
   return command;
-}
-
-void ExpectSameHeader(const RemotingCommand& a, const RemotingCommand& b) {
-  EXPECT_EQ(a.code, b.code);
-  EXPECT_EQ(a.language, b.language);
-  EXPECT_EQ(a.version, b.version);
-  EXPECT_EQ(a.opaque, b.opaque);
-  EXPECT_EQ(a.flag, b.flag);
-  EXPECT_EQ(a.remark, b.remark);
-  EXPECT_EQ(a.has_ext_fields, b.has_ext_fields);
-  EXPECT_EQ(a.ext_fields, b.ext_fields);
-  EXPECT_EQ(a.serialize_type, b.serialize_type);
 }
 
 TEST(RemotingCommandTest, EncodesGoldenJsonFrame) {
