@@ -142,10 +142,10 @@ Result<SendResult> ProcessSendResponse(std::string_view addr, std::string_view b
   APOGEE_ASSIGN_OR_RETURN(
       auto header, DecodeResponseHeader<protocol::SendMessageResponseHeader>(addr, response));
   result.msg_id = std::move(client_msg_id);
-  result.offset_msg_id = header.msg_id;
+  result.offset_msg_id = std::move(header.msg_id);
   result.message_queue = MessageQueue(std::string(topic), std::string(broker_name), header.queue_id);
   result.queue_offset = header.queue_offset;
-  result.transaction_id = header.transaction_id.value_or("");
+  if (header.transaction_id) result.transaction_id = std::move(*header.transaction_id);
   result.region_id = std::string(response.ext_fields.Get("MSG_REGION").value_or("DefaultRegion"));
   std::optional<std::string_view> trace_on = response.ext_fields.Get("TRACE_ON");
   result.trace_on = !trace_on || *trace_on != "false";
@@ -324,12 +324,11 @@ Result<protocol::TopicRouteData> MQClientAPI::GetTopicRouteInfoFromNameServer(st
 
 namespace {
 
-RemotingCommand MakeSendRequest(const protocol::SendMessageRequestHeader& header,
-                                std::string body) {
+RemotingCommand MakeSendRequest(protocol::SendMessageRequestHeader header, std::string body) {
+  const bool batch = header.batch;
   protocol::SendMessageRequestHeaderV2 v2;
-  static_cast<protocol::SendMessageRequestHeader&>(v2) = header;
-  RemotingCommand request =
-      MakeRequest(header.batch ? rc::kSendBatchMessage : rc::kSendMessageV2, v2);
+  static_cast<protocol::SendMessageRequestHeader&>(v2) = std::move(header);
+  RemotingCommand request = MakeRequest(batch ? rc::kSendBatchMessage : rc::kSendMessageV2, v2);
   request.body = std::move(body);
   return request;
 }
@@ -337,36 +336,41 @@ RemotingCommand MakeSendRequest(const protocol::SendMessageRequestHeader& header
 }  // namespace
 
 Result<SendResult> MQClientAPI::SendMessage(std::string_view addr, std::string_view broker_name,
-                                            const protocol::SendMessageRequestHeader& header,
+                                            protocol::SendMessageRequestHeader header,
                                             std::string body, std::string client_msg_id,
                                             Millis timeout) {
-  APOGEE_ASSIGN_OR_RETURN(
-      RemotingCommand response,
-      impl_->remoting_.InvokeSync(addr, MakeSendRequest(header, std::move(body)), timeout));
-  return ProcessSendResponse(addr, broker_name, header.topic, std::move(client_msg_id), response);
+  std::string topic = header.topic;
+  APOGEE_ASSIGN_OR_RETURN(RemotingCommand response,
+                          impl_->remoting_.InvokeSync(
+                              addr, MakeSendRequest(std::move(header), std::move(body)), timeout));
+  return ProcessSendResponse(addr, broker_name, topic, std::move(client_msg_id), response);
 }
 
 void MQClientAPI::SendMessageAsync(std::string_view addr, std::string_view broker_name,
-                                   const protocol::SendMessageRequestHeader& header,
-                                   std::string body, std::string client_msg_id, Millis timeout,
+                                   protocol::SendMessageRequestHeader header, std::string body,
+                                   std::string client_msg_id, Millis timeout,
                                    std::function<void(Result<SendResult>)> callback) {
+  std::string topic = header.topic;
   impl_->InvokeAsync(
-      addr, MakeSendRequest(header, std::move(body)), timeout,
-      [addr = std::string(addr), broker_name = std::string(broker_name), topic = header.topic,
+      addr, MakeSendRequest(std::move(header), std::move(body)), timeout,
+      [addr = std::string(addr), broker_name = std::string(broker_name), topic = std::move(topic),
        client_msg_id = std::move(client_msg_id),
-       callback = std::move(callback)](Result<RemotingCommand> response) {
+       callback = std::move(callback)](Result<RemotingCommand> response) mutable {
         if (!response.ok()) {
           callback(response.status());
           return;
         }
-        callback(ProcessSendResponse(addr, broker_name, topic, client_msg_id, *response));
+        // Called once (MQClientAPI::InvokeAsync), so the id moves into the result.
+        callback(ProcessSendResponse(addr, broker_name, topic, std::move(client_msg_id),
+                                     *response));
       });
 }
 
 Status MQClientAPI::SendMessageOneway(std::string_view addr,
-                                      const protocol::SendMessageRequestHeader& header,
-                                      std::string body, Millis timeout) {
-  return impl_->remoting_.InvokeOneway(addr, MakeSendRequest(header, std::move(body)), timeout);
+                                      protocol::SendMessageRequestHeader header, std::string body,
+                                      Millis timeout) {
+  return impl_->remoting_.InvokeOneway(addr, MakeSendRequest(std::move(header), std::move(body)),
+                                       timeout);
 }
 
 Status MQClientAPI::EndTransactionOneway(std::string_view addr,

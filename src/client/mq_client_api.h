@@ -110,15 +110,16 @@ class MQClientAPI {
 
   // ---- producer -> broker ----
   // SEND_MESSAGE_V2 (SEND_BATCH_MESSAGE when header.batch), V2 header. `client_msg_id` is
-  // what SendResult.msg_id reports (the UNIQ_KEY, comma-joined for a batch).
+  // what SendResult.msg_id reports (the UNIQ_KEY, comma-joined for a batch). The header is
+  // taken by value: its strings move into the request (a send builds a header per attempt).
   Result<SendResult> SendMessage(std::string_view addr, std::string_view broker_name,
-                                 const protocol::SendMessageRequestHeader& header,
-                                 std::string body, std::string client_msg_id, Millis timeout);
+                                 protocol::SendMessageRequestHeader header, std::string body,
+                                 std::string client_msg_id, Millis timeout);
   void SendMessageAsync(std::string_view addr, std::string_view broker_name,
-                        const protocol::SendMessageRequestHeader& header, std::string body,
+                        protocol::SendMessageRequestHeader header, std::string body,
                         std::string client_msg_id, Millis timeout,
                         std::function<void(Result<SendResult>)> callback);
-  Status SendMessageOneway(std::string_view addr, const protocol::SendMessageRequestHeader& header,
+  Status SendMessageOneway(std::string_view addr, protocol::SendMessageRequestHeader header,
                            std::string body, Millis timeout);
   // END_TRANSACTION, oneway as every client sends it.
   Status EndTransactionOneway(std::string_view addr,

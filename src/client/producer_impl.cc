@@ -126,8 +126,9 @@ Result<std::string> ProducerImpl::BrokerAddress(const MessageQueue& mq) {
 Result<SendResult> ProducerImpl::SendKernel(const PreparedMessage& prepared, const MessageQueue& mq,
                                             milliseconds timeout) {
   APOGEE_ASSIGN_OR_RETURN(std::string addr, BrokerAddress(mq));
-  protocol::SendMessageRequestHeader header = BuildSendHeader(prepared, config_, mq, NowMillis());
-  return instance_->api().SendMessage(addr, mq.broker_name(), header, prepared.body,
+  return instance_->api().SendMessage(addr, mq.broker_name(),
+                                      BuildSendHeader(prepared, config_, mq, NowMillis()),
+                                      prepared.body,
                                       prepared.client_msg_id, timeout);
 }
 
@@ -261,8 +262,9 @@ Status ProducerImpl::SendOneway(const Message& msg, const MessageQueue* fixed) {
     mq = fault_strategy_.SelectOneMessageQueue(*info, "");
   }
   APOGEE_ASSIGN_OR_RETURN(std::string addr, BrokerAddress(mq));
-  protocol::SendMessageRequestHeader header = BuildSendHeader(prepared, config_, mq, NowMillis());
-  return instance_->api().SendMessageOneway(addr, header, prepared.body,
+  return instance_->api().SendMessageOneway(addr,
+                                            BuildSendHeader(prepared, config_, mq, NowMillis()),
+                                            prepared.body,
                                             milliseconds(config_.send_msg_timeout_ms));
 }
 
@@ -345,11 +347,10 @@ void ProducerImpl::AsyncAttempt(std::shared_ptr<AsyncSend> state) {
     on_failure(addr.status());
     return;
   }
-  protocol::SendMessageRequestHeader header =
-      BuildSendHeader(state->prepared, config_, mq, NowMillis());
   int64_t attempt_begin = SteadyMillis();
   instance_->api().SendMessageAsync(
-      *addr, mq.broker_name(), header, state->prepared.body, state->prepared.client_msg_id,
+      *addr, mq.broker_name(), BuildSendHeader(state->prepared, config_, mq, NowMillis()),
+      state->prepared.body, state->prepared.client_msg_id,
       milliseconds(config_.send_msg_timeout_ms - cost),
       [self = shared_from_this(), state, mq, attempt_begin, on_failure](Result<SendResult> result) {
         int64_t elapsed = SteadyMillis() - attempt_begin;
