@@ -15,7 +15,8 @@
 //
 // Errors name what failed, e.g. "No route info of this topic: T, NameServers asked: a, b".
 // Thread-safety: every method may be called from any thread once Start() returned OK.
-// Callbacks of async sends run on the client's callback threads; they must not block long.
+// Callbacks of async sends run on the client's callback threads; they must not block long
+// (ProducerConfig::async_send_callback_on_io_thread runs successful ones on the IO thread).
 #pragma once
 
 #include <cstdint>
@@ -51,6 +52,12 @@ struct ProducerConfig : ClientConfig {
   int32_t max_message_size = 4 * 1024 * 1024;
   // Avoid brokers with recent failures or high latency (Java's MQFaultStrategy).
   bool send_latency_fault_enable = false;
+  // Apogee only (Java always uses its callback executor): the callback of an async send that
+  // succeeded runs on the connection's IO thread, without the hand-off to a callback thread
+  // (a wake-up, and allocations freed on another thread than the one that made them). Only
+  // for callbacks that never block and never call a synchronous API (which fails on an IO
+  // thread); a failed send's callback (which may retry) still runs on a callback thread.
+  bool async_send_callback_on_io_thread = false;
 };
 
 using SendCallback = std::function<void(Result<SendResult>)>;

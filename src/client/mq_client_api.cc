@@ -172,12 +172,14 @@ class MQClientAPI::Impl {
   // (full or shut down) so that a callback is never lost. The callback and its result move
   // into one shared block: the task copied into the executor's std::function holds only a
   // pointer to it, never a deep copy of the callback's captures (strings, nested callbacks).
+  template <typename T>
   struct PendingCallback {
-    std::function<void(Result<RemotingCommand>)> callback;
-    Result<RemotingCommand> result;
+    std::function<void(T)> callback;
+    T result;
   };
+  template <typename T>
   static void Dispatch(const std::shared_ptr<remoting::ThreadPoolExecutor>& executor,
-                       std::shared_ptr<PendingCallback> pending) {
+                       std::shared_ptr<PendingCallback<T>> pending) {
     if (!executor->TryExecute([pending] { pending->callback(std::move(pending->result)); })) {
       GetLogger("client")->warn("callback executor refused a task; running it on the IO thread");
       pending->callback(std::move(pending->result));
@@ -191,8 +193,9 @@ class MQClientAPI::Impl {
     remoting_.InvokeAsync(
         addr, std::move(request), timeout,
         [executor, callback = std::move(callback)](Result<RemotingCommand> r) mutable {
-          Dispatch(executor, std::make_shared<PendingCallback>(
-                                 PendingCallback{std::move(callback), std::move(r)}));
+          Dispatch(executor, std::make_shared<PendingCallback<Result<RemotingCommand>>>(
+                                 PendingCallback<Result<RemotingCommand>>{std::move(callback),
+                                                                          std::move(r)}));
         });
   }
 
@@ -349,8 +352,32 @@ Result<SendResult> MQClientAPI::SendMessage(std::string_view addr, std::string_v
 void MQClientAPI::SendMessageAsync(std::string_view addr, std::string_view broker_name,
                                    protocol::SendMessageRequestHeader header, std::string body,
                                    std::string client_msg_id, Millis timeout,
+                                   bool success_on_io_thread,
                                    std::function<void(Result<SendResult>)> callback) {
   std::string topic = header.topic;
+  if (success_on_io_thread) {
+    impl_->remoting_.InvokeAsync(
+        addr, MakeSendRequest(std::move(header), std::move(body)), timeout,
+        [executor = impl_->callbacks_, addr = std::string(addr),
+         broker_name = std::string(broker_name), topic = std::move(topic),
+         client_msg_id = std::move(client_msg_id),
+         callback = std::move(callback)](Result<RemotingCommand> response) mutable {
+          // Called once by the remoting client, so the id and the callback move on.
+          Result<SendResult> result =
+              response.ok() ? ProcessSendResponse(addr, broker_name, topic,
+                                                  std::move(client_msg_id), *response)
+                            : Result<SendResult>(response.status());
+          if (result.ok()) {
+            callback(std::move(result));
+            return;
+          }
+          // A failure may retry, refresh a route or log: on a callback thread, as always.
+          Impl::Dispatch(executor, std::make_shared<Impl::PendingCallback<Result<SendResult>>>(
+                                       Impl::PendingCallback<Result<SendResult>>{
+                                           std::move(callback), std::move(result)}));
+        });
+    return;
+  }
   impl_->InvokeAsync(
       addr, MakeSendRequest(std::move(header), std::move(body)), timeout,
       [addr = std::string(addr), broker_name = std::string(broker_name), topic = std::move(topic),

@@ -115,9 +115,11 @@ class MQClientAPI {
   Result<SendResult> SendMessage(std::string_view addr, std::string_view broker_name,
                                  protocol::SendMessageRequestHeader header, std::string body,
                                  std::string client_msg_id, Millis timeout);
+  // `success_on_io_thread`: a successful result goes to `callback` on the IO thread that read
+  // the answer; errors always go through the callback executor.
   void SendMessageAsync(std::string_view addr, std::string_view broker_name,
                         protocol::SendMessageRequestHeader header, std::string body,
-                        std::string client_msg_id, Millis timeout,
+                        std::string client_msg_id, Millis timeout, bool success_on_io_thread,
                         std::function<void(Result<SendResult>)> callback);
   Status SendMessageOneway(std::string_view addr, protocol::SendMessageRequestHeader header,
                            std::string body, Millis timeout);

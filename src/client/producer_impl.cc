@@ -351,7 +351,7 @@ void ProducerImpl::AsyncAttempt(std::shared_ptr<AsyncSend> state) {
   instance_->api().SendMessageAsync(
       *addr, mq.broker_name(), BuildSendHeader(state->prepared, config_, mq, NowMillis()),
       state->prepared.body, state->prepared.client_msg_id,
-      milliseconds(config_.send_msg_timeout_ms - cost),
+      milliseconds(config_.send_msg_timeout_ms - cost), config_.async_send_callback_on_io_thread,
       [self = shared_from_this(), state, mq, attempt_begin, on_failure](Result<SendResult> result) {
         int64_t elapsed = SteadyMillis() - attempt_begin;
         self->fault_strategy_.UpdateFaultItem(mq.broker_name(), elapsed, !result.ok());

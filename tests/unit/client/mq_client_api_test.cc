@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <future>
 
 #include "fake_servers.h"
@@ -145,6 +146,61 @@ TEST(MQClientAPITest, SendStatusesAndErrorsFromResponseCodes) {
   EXPECT_EQ(StatusForResponseCode(9999), StatusCode::kAborted);
 }
 
+// With success_on_io_thread a successful answer is delivered on the IO thread (where a sync
+// call is refused), a failed one still on a callback thread (where it works), and a malformed
+// answer is a failure, never a crash.
+TEST(MQClientAPITest, AsyncSendSuccessCanRunOnTheIoThreadAndFailuresNever) {
+  FakeServer broker;
+  ASSERT_TRUE(broker.Start());
+  std::atomic<int> sends{0};
+  broker.On(rc::kSendMessageV2, [&](const RemotingCommand& r) {
+    switch (sends++) {
+      case 0:
+        return test::SendAnswer(r, 0, 42);
+      case 1:
+        return RemotingCommand::MakeResponse(r, rs::kSystemBusy, "too busy");
+      default: {
+        RemotingCommand bad = test::SendAnswer(r, 0, 42);
+        bad.ext_fields.Set("queueOffset", "not a number");
+        return bad;
+      }
+    }
+  });
+  broker.On(rc::kHeartBeat, [](const RemotingCommand& r) {
+    return RemotingCommand::MakeResponse(r, rs::kSuccess);
+  });
+  MQClientAPI api;
+  api.Start();
+  protocol::SendMessageRequestHeader header;
+  header.producer_group = "G";
+  header.topic = "T";
+  // Each callback reports its result and whether a sync call worked on its thread.
+  auto send = [&](std::string id) {
+    std::promise<std::pair<Result<SendResult>, Status>> done;
+    api.SendMessageAsync(broker.addr(), "b", header, "x", std::move(id), milliseconds(2000),
+                         /*success_on_io_thread=*/true, [&](Result<SendResult> r) {
+                           auto again = api.InvokeSync(broker.addr(),
+                                                       RemotingCommand::MakeRequest(rc::kHeartBeat),
+                                                       milliseconds(2000));
+                           done.set_value({std::move(r), again.status()});
+                         });
+    return done.get_future().get();
+  };
+  auto [ok, ok_sync] = send("U");
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->msg_id, "U");
+  EXPECT_EQ(ok->queue_offset, 42);
+  EXPECT_TRUE(ok_sync.Is(StatusCode::kInternal)) << ok_sync.ToString();  // on the IO thread
+  auto [busy, busy_sync] = send("V");
+  EXPECT_TRUE(busy.status().Is(StatusCode::kBusy)) << busy.status().ToString();
+  EXPECT_FALSE(busy_sync.Is(StatusCode::kInternal)) << busy_sync.ToString();
+  auto [bad, bad_sync] = send("W");
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("queueOffset"), std::string::npos) << bad.status().ToString();
+  EXPECT_FALSE(bad_sync.Is(StatusCode::kInternal)) << bad_sync.ToString();
+  api.Shutdown();
+}
+
 TEST(MQClientAPITest, AsyncSendCallbackRunsOffTheIoThread) {
   FakeServer broker;
   ASSERT_TRUE(broker.Start());
@@ -156,7 +212,7 @@ TEST(MQClientAPITest, AsyncSendCallbackRunsOffTheIoThread) {
   header.topic = "T";
   std::promise<Result<SendResult>> done;
   api.SendMessageAsync(broker.addr(), "b", header, "x", "U", milliseconds(2000),
-                       [&](Result<SendResult> r) {
+                       /*success_on_io_thread=*/false, [&](Result<SendResult> r) {
                          // A sync call from the callback must work (not on an IO thread).
                          auto again = api.SendMessage(broker.addr(), "b", header, "y", "V",
                                                       milliseconds(2000));
