@@ -27,9 +27,11 @@ class FlatScanner {
     return true;
   }
 
-  // A string without escapes and control bytes (JSON forbids raw ones; an escape is left to the
-  // full parser). Other bytes, UTF-8 or not, are taken as they are, as the full parser does.
-  bool String(std::string_view* out) {
+  // A string without control bytes (JSON forbids raw ones). Other bytes, UTF-8 or not, are
+  // taken as they are, as the full parser does. Without an escape `out` views the input; with
+  // one (a send request's properties are full of \u0001 and \u0002) the string is decoded into
+  // `scratch` and `out` views that.
+  bool String(std::string_view* out, std::string* scratch) {
     if (!Consume('"')) return false;
     const char* start = p_;
     // Whole words without a special byte are skipped; the word with one is read byte by byte.
@@ -46,19 +48,34 @@ class FlatScanner {
         ++p_;
         return true;
       }
-      if (c < 0x20 || c == '\\') return false;
+      if (c == '\\') return EscapedString(start, out, scratch);
+      if (c < 0x20) return false;
     }
     return false;
   }
 
   // A string, an integer, true, false or null; false for an object, an array, a number with a
   // fraction or exponent, or anything malformed.
+  // A member name: views the input or the key scratch.
+  bool Key(std::string_view* out) { return String(out, &key_scratch_); }
+
+  // The text of the last scalar as a string of its own: the decoded scratch is moved out
+  // rather than copied (a send request's properties, a hundred bytes and more).
+  std::string TakeValue(std::string_view text) {
+    if (!value_scratch_.empty() && text.data() == value_scratch_.data()) {
+      std::string taken = std::move(value_scratch_);
+      value_scratch_.clear();
+      return taken;
+    }
+    return std::string(text);
+  }
+
   bool Scalar(Kind* kind, std::string_view* text) {
     if (p_ == end_) return false;
     switch (*p_) {
       case '"':
         *kind = Kind::kString;
-        return String(text);
+        return String(text, &value_scratch_);
       case 't':
         *kind = Kind::kBool;
         return Literal("true", text);
@@ -97,8 +114,101 @@ class FlatScanner {
     return true;
   }
 
+  // The rest of a string whose first escape is at p_, decoded into `scratch`. JSON's two-letter
+  // escapes and \u escapes of a code point (a surrogate pair for one above U+FFFF) are decoded
+  // as the full parser decodes them (UTF-8); a lone or unpaired surrogate, an unknown escape or
+  // a short \u is left to the full parser.
+  bool EscapedString(const char* start, std::string_view* out, std::string* scratch) {
+    scratch->assign(start, static_cast<size_t>(p_ - start));
+    while (p_ != end_) {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        ++p_;
+        *out = *scratch;
+        return true;
+      }
+      if (c < 0x20) return false;
+      if (c != '\\') {
+        const char* run = p_;
+        while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) {
+          ++p_;
+        }
+        scratch->append(run, static_cast<size_t>(p_ - run));
+        continue;
+      }
+      if (++p_ == end_) return false;
+      switch (*p_++) {
+        case '"': scratch->push_back('"'); break;
+        case '\\': scratch->push_back('\\'); break;
+        case '/': scratch->push_back('/'); break;
+        case 'b': scratch->push_back('\b'); break;
+        case 'f': scratch->push_back('\f'); break;
+        case 'n': scratch->push_back('\n'); break;
+        case 'r': scratch->push_back('\r'); break;
+        case 't': scratch->push_back('\t'); break;
+        case 'u': {
+          uint32_t code_point;
+          if (!Hex4(&code_point)) return false;
+          if (code_point >= 0xDC00 && code_point <= 0xDFFF) return false;
+          if (code_point >= 0xD800 && code_point <= 0xDBFF) {
+            uint32_t low;
+            if (!Consume('\\') || !Consume('u') || !Hex4(&low) || low < 0xDC00 || low > 0xDFFF) {
+              return false;
+            }
+            code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
+          }
+          AppendUtf8(code_point, scratch);
+          break;
+        }
+        default:
+          return false;
+      }
+    }
+    return false;
+  }
+
+  bool Hex4(uint32_t* value) {
+    if (end_ - p_ < 4) return false;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      const char c = *p_++;
+      v <<= 4;
+      if (c >= '0' && c <= '9') {
+        v |= static_cast<uint32_t>(c - '0');
+      } else if (c >= 'a' && c <= 'f') {
+        v |= static_cast<uint32_t>(c - 'a' + 10);
+      } else if (c >= 'A' && c <= 'F') {
+        v |= static_cast<uint32_t>(c - 'A' + 10);
+      } else {
+        return false;
+      }
+    }
+    *value = v;
+    return true;
+  }
+
+  static void AppendUtf8(uint32_t cp, std::string* out) {
+    if (cp < 0x80) {
+      out->push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+
   const char* p_;
   const char* end_;
+  std::string key_scratch_;    // the last escaped member name
+  std::string value_scratch_;  // the last escaped string value
 };
 
 // What the full parser does with the int fields: null keeps the default, a number or a quoted
@@ -151,13 +261,13 @@ bool ExtFieldsObject(FlatScanner* in, uint32_t max_ext_fields, size_t* members,
     std::string_view key;
     std::string_view text;
     Kind kind;
-    if (!in->String(&key) || !in->Consume(':') || !in->Scalar(&kind, &text)) return false;
+    if (!in->Key(&key) || !in->Consume(':') || !in->Scalar(&kind, &text)) return false;
     if (max_ext_fields != 0 && ++*members > max_ext_fields) return false;
     // null means absent (Java's HashMap.get returns null); last duplicate wins.
     if (kind == Kind::kNull) {
       command->ext_fields.Erase(key);
     } else {
-      command->ext_fields.Set(key, std::string(text));
+      command->ext_fields.Set(key, in->TakeValue(text));
     }
   } while (in->Consume(','));
   return in->Consume('}');
@@ -173,7 +283,7 @@ bool TryDecodeFlatJsonHeader(std::string_view header, uint32_t max_ext_fields,
   size_t members = 0;
   do {
     std::string_view key;
-    if (!in.String(&key) || !in.Consume(':')) return false;
+    if (!in.Key(&key) || !in.Consume(':')) return false;
     if (key == kJsonKeyExtFields && in.Peek('{')) {
       if (!ExtFieldsObject(&in, max_ext_fields, &members, command)) return false;
       continue;

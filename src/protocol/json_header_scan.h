@@ -24,8 +24,8 @@ inline bool AnyJsonSpecialByte(uint64_t word) {
 }
 
 // Decodes `header` into `command` (which holds no ext fields and no remark) and returns true
-// when the header has the plain shape: no whitespace, strings without escapes or control
-// bytes, integers without fraction or exponent, an extFields object of scalars, no other
+// when the header has the plain shape: no whitespace, strings without control bytes whose
+// escapes are JSON's two-letter ones or \u escapes of code points (paired surrogates), integers without fraction or exponent, an extFields object of scalars, no other
 // nesting, nothing after the closing brace, and at most `max_ext_fields` extFields members
 // (0 = unlimited). Then the command is exactly what the full parser would make of it.
 // Returns false for anything else, valid JSON or not: `command` may then be partly written,

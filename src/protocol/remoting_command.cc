@@ -31,8 +31,10 @@ void EncodeHeaderInto(const RemotingCommand& command, SerializeType type, std::s
 // names and punctuation; about 110 today), and per ext field (quotes, colon, comma).
 constexpr size_t kEncodedHeaderOverhead = 160;
 constexpr size_t kEncodedFieldOverhead = 6;
-// Ext fields reserved on the first Set.
-constexpr size_t kTypicalFieldCount = 8;
+// Ext fields reserved on the first Set: a send request has 13 (V2, Java 4.9), its answer 6.
+// With 8, every send request's decode grew the vector once more (an allocation, a free and
+// the move of 8 pairs: ~500 instructions, callgrind).
+constexpr size_t kTypicalFieldCount = 16;
 
 }  // namespace
 
@@ -83,8 +85,8 @@ void ExtFields::Set(std::string_view key, std::string value) {
     entries_[at].second = std::move(value);
     return;
   }
-  // Room for a typical header at once (a send has 13 fields, its answer 6): growing one by
-  // one reallocated four or five times per command.
+  // Room for a typical header at once: growing one by one reallocated four or five times per
+  // command.
   if (entries_.empty()) entries_.reserve(kTypicalFieldCount);
   entries_.emplace_back(std::string(key), std::move(value));
   index_.Added(entries_);

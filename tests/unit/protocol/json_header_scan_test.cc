@@ -61,9 +61,14 @@ bool Scans(std::string_view json, uint32_t max_ext_fields = 0) {
 TEST(JsonHeaderScanTest, ScansWhatPeersWrite) {
   EXPECT_TRUE(Scans(kSendAnswer));
   ExpectSameAsFullParser(kSendAnswer);
-  // A send request's properties are escaped (\u0001, \u0002): the full parser reads them.
-  EXPECT_FALSE(Scans(kJavaSendRequest));
+  // A send request's properties are escaped (\u0001, \u0002): decoded by the scan too.
+  EXPECT_TRUE(Scans(kJavaSendRequest));
   ExpectSameAsFullParser(kJavaSendRequest);
+  RemotingCommand request;
+  ASSERT_TRUE(TryDecodeFlatJsonHeader(kJavaSendRequest, 0, &request));
+  EXPECT_EQ(request.ext_fields.Get("i"),
+            "UNIQ_KEY\x01" "C0A8000100002A9F0000000000000001\x02WAIT\x01true\x02");
+  EXPECT_EQ(request.ext_fields.Get("b"), "BenchmarkTest");
   RemotingCommand answer;
   ASSERT_TRUE(TryDecodeFlatJsonHeader(kSendAnswer, 0, &answer));
   EXPECT_EQ(answer.code, 0);
@@ -88,6 +93,12 @@ TEST(JsonHeaderScanTest, ScansScalarFormsLikeTheFullParser) {
       R"({"code":1,"extFields":{"a":"1"},"extFields":{"a":null}})",
       "{\"code\":1,\"remark\":\"caf\xC3\xA9 \xFF raw bytes\"}",
       R"({"code":1,"language":"KLINGON","opaque":2147483647})",
+      // Escapes: two-letter ones, \u of every width of UTF-8, a surrogate pair, NUL, and
+      // escaped member names.
+      R"({"code":1,"remark":"a\"b\\c\/d\be\ff\ng\rh\ti"})",
+      R"({"code":1,"remark":"a\u0001b\u0000c\u007F\u0080\u07ff\u0800\uFFFF\ud83d\ude00"})",
+      R"({"code":1,"extFields":{"k\u0001":"v\u0002","plain":"\"","\u0061":"x","a":"y"}})",
+      R"({"co\u0064e":5,"remark":"\u00e9t\u00E9"})",
   };
   for (std::string_view json : headers) {
     EXPECT_TRUE(Scans(json)) << json;
@@ -101,8 +112,16 @@ TEST(JsonHeaderScanTest, LeavesEverythingElseToTheFullParser) {
       " {}",
       "{} ",
       R"({"code": 1})",
-      R"({"code":1,"remark":"a\"b"})",
-      R"({"code":1,"remark":"a\u0001b"})",
+      // Escapes the full parser must judge: unknown, short, lone or unpaired surrogates.
+      R"({"code":1,"remark":"a\xb"})",
+      R"({"code":1,"remark":"a\u00"})",
+      R"({"code":1,"remark":"a\u00G1"})",
+      R"({"code":1,"remark":"a\udc00b"})",
+      R"({"code":1,"remark":"a\ud800b"})",
+      R"({"code":1,"remark":"a\ud800\u0041"})",
+      R"({"code":1,"remark":"a\ud800\ud800"})",
+      R"({"code":1,"remark":"a\)",
+      "{\"code\":1,\"remark\":\"\\u0041\x01\"}",
       R"({"code":1.5})",
       R"({"code":1e3})",
       R"({"code":01})",
