@@ -8,7 +8,10 @@
 namespace apogee::store {
 
 FileAllocator::FileAllocator(bool warm, int64_t ahead)
-    : ServiceThread("FileAllocator"), warm_(warm), ahead_(ahead) {}
+    : ServiceThread("FileAllocator"),
+      warm_(warm),
+      ahead_(ahead),
+      round_(std::max<int64_t>(1, std::min(kPreWriteRound, ahead / 4))) {}
 
 FileAllocator::~FileAllocator() { Shutdown(); }
 
@@ -41,7 +44,7 @@ Status FileAllocator::PreWriteTo(MappedFile& file, int64_t to) const {
     const int64_t warmed = file.warmed_position();
     const int64_t start = std::max(warmed, file.writer_position());
     if (start >= to) break;
-    APOGEE_RETURN_IF_ERROR(file.PreWrite(std::min(to, start + kPreWriteRound)));
+    APOGEE_RETURN_IF_ERROR(file.PreWrite(std::min(to, start + round_)));
     if (file.warmed_position() == warmed) break;  // the writer is past `to`: nothing to do
   }
   return Status::OK();
@@ -73,7 +76,7 @@ void FileAllocator::KeepAheadOfWriter() {
     stop_following();
     return;
   }
-  if (file->warmed_position() - file->writer_position() <= ahead_ / 2) {
+  if (file->warmed_position() - file->writer_position() <= ahead_ - round_) {
     Status s = PreWriteTo(*file, file->writer_position() + ahead_);
     if (!s.ok()) {
       // Not fatal: appends into blocks not pre-written are correct, only their syncs slower.
@@ -82,8 +85,9 @@ void FileAllocator::KeepAheadOfWriter() {
       return;
     }
   }
-  // The writer wakes this thread once it is within half the distance again.
-  file->ArmPreWriteTrigger(file->warmed_position() - ahead_ / 2);
+  // The writer wakes this thread once it has written another round: pre-writing tops up one
+  // round at a time rather than in bursts (a burst's writeback delayed every sync behind it).
+  file->ArmPreWriteTrigger(file->warmed_position() - ahead_ + round_);
 }
 
 Result<std::shared_ptr<MappedFile>> FileAllocator::Take(env::Env* env, const std::string& path,

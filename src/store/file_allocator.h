@@ -35,8 +35,10 @@ class FileAllocator : public ServiceThread {
   // Pre-writing keeps [write position, + ahead) written; a new file gets its first `ahead`
   // bytes before it is taken.
   static constexpr int64_t kPreWriteAhead = 32 << 20;
-  // Bytes pre-written per fdatasync: bounds how long a sync of the writer waits behind one.
-  static constexpr int64_t kPreWriteRound = 4 << 20;
+  // Bytes pre-written per fdatasync (at most a quarter of `ahead`): bounds how long a sync of
+  // the writer waits behind one. Pre-writing tops up one round each time the writer has
+  // written one.
+  static constexpr int64_t kPreWriteRound = 1 << 20;
 
   explicit FileAllocator(bool warm, int64_t ahead = kPreWriteAhead);
   ~FileAllocator() override;
@@ -74,12 +76,13 @@ class FileAllocator : public ServiceThread {
   Result<std::shared_ptr<MappedFile>> CreateFile(const Request& request) const;
   // Pre-writes `file` up to `to` in rounds of kPreWriteRound (each one synced).
   Status PreWriteTo(MappedFile& file, int64_t to) const;
-  // One pass over the followed file: pre-writes when the writer is within half the distance
-  // of the pre-written end, then re-arms the file's trigger.
+  // One pass over the followed file: tops the pre-written end up to `ahead` past the writer
+  // once the writer has come a round closer, then re-arms the file's trigger.
   void KeepAheadOfWriter();
 
   const bool warm_;
   const int64_t ahead_;
+  const int64_t round_;
   std::shared_ptr<MappedFile> followed_;  // guarded by mu_
   std::atomic<int64_t> prepared_bytes_{0};
   std::mutex mu_;
