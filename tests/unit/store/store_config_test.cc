@@ -52,6 +52,28 @@ TEST(StoreConfigTest, BrokerConfKeysApply) {
   EXPECT_EQ(c.LockPath(), "/data/store/lock");
 }
 
+// The CommitLog is pre-written under SYNC_FLUSH unless preWriteCommitLogOnSyncFlush=false,
+// and under any flush type with warmMapedFileEnable=true.
+TEST(StoreConfigTest, PreWritingFollowsFlushTypeAndTheTwoKeys) {
+  auto pre_writes = [](const std::string& text) {
+    StoreConfig c;
+    ConfigTable table = StoreConfigTable(&c);
+    auto props = ParsePropertiesText(text);
+    EXPECT_TRUE(props.ok());
+    std::vector<std::string> unknown;
+    EXPECT_TRUE(table.Apply(*props, &unknown).ok());
+    EXPECT_TRUE(unknown.empty());
+    return c.PreWriteCommitLogFiles();
+  };
+  EXPECT_FALSE(pre_writes(""));
+  EXPECT_TRUE(pre_writes("flushDiskType=SYNC_FLUSH\n"));
+  EXPECT_FALSE(pre_writes("flushDiskType=SYNC_FLUSH\npreWriteCommitLogOnSyncFlush=false\n"));
+  EXPECT_TRUE(pre_writes(
+      "flushDiskType=SYNC_FLUSH\npreWriteCommitLogOnSyncFlush=false\nwarmMapedFileEnable=true\n"));
+  EXPECT_TRUE(pre_writes("warmMapedFileEnable=true\n"));
+  EXPECT_FALSE(pre_writes("preWriteCommitLogOnSyncFlush=true\n"));  // ASYNC_FLUSH
+}
+
 TEST(StoreConfigTest, EnumIsCaseSensitiveLikeJava) {
   StoreConfig c;
   ConfigTable table = StoreConfigTable(&c);
