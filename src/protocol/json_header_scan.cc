@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/string_util.h"
+#include "protocol/json_util.h"
 #include "protocol/remoting_format.h"
 
 namespace apogee::protocol {
@@ -167,42 +168,24 @@ class FlatScanner {
     return false;
   }
 
+  // Four hex digits (either case) as a UTF-16 code unit.
   bool Hex4(uint32_t* value) {
     if (end_ - p_ < 4) return false;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = *p_++;
-      v <<= 4;
-      if (c >= '0' && c <= '9') {
-        v |= static_cast<uint32_t>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        v |= static_cast<uint32_t>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        v |= static_cast<uint32_t>(c - 'A' + 10);
-      } else {
-        return false;
-      }
-    }
-    *value = v;
+    const std::optional<std::string> bytes = HexDecode(std::string_view(p_, 4));
+    if (!bytes) return false;
+    p_ += 4;
+    *value = static_cast<uint32_t>(static_cast<unsigned char>((*bytes)[0])) << 8 |
+             static_cast<unsigned char>((*bytes)[1]);
     return true;
   }
 
-  static void AppendUtf8(uint32_t cp, std::string* out) {
-    if (cp < 0x80) {
-      out->push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
+  // RapidJSON's own encoder, so a decoded string is byte for byte what the full parser makes.
+  static void AppendUtf8(uint32_t code_point, std::string* out) {
+    struct Out {
+      std::string* s;
+      void Put(char c) { s->push_back(c); }
+    } os{out};
+    rapidjson::UTF8<char>::Encode(os, code_point);
   }
 
   const char* p_;
