@@ -2,9 +2,10 @@
 // file on the put path costs nothing (the role of Java's AllocateMappedFileService), and, when
 // asked to warm, pre-writes the file being written a short distance ahead of the writer.
 //
-// Why pre-write: fdatasync after appending into never-written (fallocated) blocks costs ~4 ms
-// on the reference machine against ~85 µs into already-written blocks, so SYNC_FLUSH group
-// commit needs blocks that were written once before use.
+// Why pre-write: fdatasync after appending into never-written (fallocated) blocks can cost
+// many times one into already-written blocks (~4 ms against ~85 µs when issue 13 measured it;
+// no difference on the same VM on 2026-12-03, docs/operations/disk.md), and SYNC_FLUSH group
+// commit pays it per batch.
 // Why only a short distance ahead (kPreWriteAhead) and not the whole 1 GiB file at once: the
 // whole file's writeback kept the disk busy for ~0.5 s, and every sync waiting behind it (a
 // one-at-a-time SYNC_FLUSH send's p99, docs/benchmarks.md); pre-writing as the writer advances

@@ -70,7 +70,8 @@ class MappedFile {
   // leaves the flushed position where it was.
   Result<int64_t> Flush(int least_pages);
   // Pre-writing: zeros written ahead of the writer so that appends land in allocated, written
-  // blocks and fdatasync stays cheap (~85 µs here against ~4 ms into fresh blocks). One thread
+  // blocks and fdatasync stays cheap (issue 13 first measured ~85 µs against ~4 ms into fresh
+  // blocks; on 2026-12-03 the same VM showed no difference: docs/operations/disk.md). One thread
   // (the FileAllocator) pre-writes while the single writer appends; they never touch the same
   // page (see BeginWrite).
   //
