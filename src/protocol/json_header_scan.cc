@@ -168,14 +168,25 @@ class FlatScanner {
     return false;
   }
 
-  // Four hex digits (either case) as a UTF-16 code unit.
+  // Four hex digits (either case) as a UTF-16 code unit. Not base's HexDecode: it builds a
+  // string per escape, about +500 broker instructions per send request (callgrind).
   bool Hex4(uint32_t* value) {
     if (end_ - p_ < 4) return false;
-    const std::optional<std::string> bytes = HexDecode(std::string_view(p_, 4));
-    if (!bytes) return false;
-    p_ += 4;
-    *value = static_cast<uint32_t>(static_cast<unsigned char>((*bytes)[0])) << 8 |
-             static_cast<unsigned char>((*bytes)[1]);
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      const char c = *p_++;
+      v <<= 4;
+      if (c >= '0' && c <= '9') {
+        v |= static_cast<uint32_t>(c - '0');
+      } else if (c >= 'a' && c <= 'f') {
+        v |= static_cast<uint32_t>(c - 'a' + 10);
+      } else if (c >= 'A' && c <= 'F') {
+        v |= static_cast<uint32_t>(c - 'A' + 10);
+      } else {
+        return false;
+      }
+    }
+    *value = v;
     return true;
   }
 
