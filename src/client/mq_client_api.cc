@@ -24,6 +24,13 @@ namespace rc = protocol::request_code;
 namespace rs = protocol::response_code;
 using protocol::RemotingCommand;
 
+namespace {
+// A V2 send header's JSON members beyond its five strings: 14 one-letter keys with their
+// quotes, colons and commas, and the numbers (born timestamp 13 digits), about 110 bytes;
+// escapes in the properties (\u0001, \u0002) need a few more.
+constexpr size_t kSendHeaderJsonOverhead = 160;
+}  // namespace
+
 StatusCode StatusForResponseCode(int32_t response_code) {
   switch (response_code) {
     case rs::kSuccess:
@@ -155,12 +162,14 @@ Result<SendResult> ProcessSendResponse(std::string_view addr, std::string_view b
 class MQClientAPI::Impl {
  public:
   explicit Impl(const MQClientAPIOptions& options)
-      : remoting_(remoting::RemotingClientOptions{
-            .io_threads = 1,
-            .connect_timeout = options.connect_timeout,
-            .before_request = acl::SigningHook(options.credentials),
-            .use_tls = options.use_tls,
-            .tls = options.tls}),
+      : send_header_form_(options.credentials.empty() ? SendHeaderForm::kJsonMembers
+                                                      : SendHeaderForm::kExtFieldsMap),
+        remoting_(
+            remoting::RemotingClientOptions{.io_threads = 1,
+                                            .connect_timeout = options.connect_timeout,
+                                            .before_request = acl::SigningHook(options.credentials),
+                                            .use_tls = options.use_tls,
+                                            .tls = options.tls}),
         callbacks_(std::make_shared<remoting::ThreadPoolExecutor>(
             "client-callback", options.callback_threads == 0 ? 1 : options.callback_threads,
             65536)) {
@@ -232,6 +241,8 @@ class MQClientAPI::Impl {
                                            fmt::join(addrs, ", ")));
   }
 
+  // The signer reads (and signs) the ext fields map: it must be there when signing.
+  const SendHeaderForm send_header_form_;
   remoting::RemotingClient remoting_;
   std::shared_ptr<remoting::ThreadPoolExecutor> callbacks_;
   mutable std::mutex mu_;
@@ -325,27 +336,39 @@ Result<protocol::TopicRouteData> MQClientAPI::GetTopicRouteInfoFromNameServer(st
   return route;
 }
 
-namespace {
-
-RemotingCommand MakeSendRequest(protocol::SendMessageRequestHeader header, std::string body) {
-  const bool batch = header.batch;
+RemotingCommand MakeSendRequest(protocol::SendMessageRequestHeader header, std::string body,
+                                SendHeaderForm form) {
+  const int32_t code = header.batch ? rc::kSendBatchMessage : rc::kSendMessageV2;
   protocol::SendMessageRequestHeaderV2 v2;
   static_cast<protocol::SendMessageRequestHeader&>(v2) = std::move(header);
-  RemotingCommand request = MakeRequest(batch ? rc::kSendBatchMessage : rc::kSendMessageV2, v2);
+  RemotingCommand request;
+  if (form == SendHeaderForm::kJsonMembers) {
+    // 13 ExtFields::Set with a string per value, then the encode of the map, cost about 8k
+    // instructions per send (callgrind, docs/benchmarks.md); this is one string.
+    request = RemotingCommand::MakeRequest(code);
+    request.has_ext_fields = true;
+    request.json_ext_fields.reserve(kSendHeaderJsonOverhead + v2.producer_group.size() +
+                                    v2.topic.size() + v2.default_topic.size() +
+                                    v2.properties.value_or("").size() +
+                                    v2.broker_name.value_or("").size());
+    protocol::HeaderToJsonExtFields(v2, &request.json_ext_fields);
+  } else {
+    request = MakeRequest(code, v2);
+  }
   request.body = std::move(body);
   return request;
 }
-
-}  // namespace
 
 Result<SendResult> MQClientAPI::SendMessage(std::string_view addr, std::string_view broker_name,
                                             protocol::SendMessageRequestHeader header,
                                             std::string body, std::string client_msg_id,
                                             Millis timeout) {
   std::string topic = header.topic;
-  APOGEE_ASSIGN_OR_RETURN(RemotingCommand response,
-                          impl_->remoting_.InvokeSync(
-                              addr, MakeSendRequest(std::move(header), std::move(body)), timeout));
+  APOGEE_ASSIGN_OR_RETURN(
+      RemotingCommand response,
+      impl_->remoting_.InvokeSync(
+          addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_),
+          timeout));
   return ProcessSendResponse(addr, broker_name, topic, std::move(client_msg_id), response);
 }
 
@@ -357,7 +380,8 @@ void MQClientAPI::SendMessageAsync(std::string_view addr, std::string_view broke
   std::string topic = header.topic;
   if (success_on_io_thread) {
     impl_->remoting_.InvokeAsync(
-        addr, MakeSendRequest(std::move(header), std::move(body)), timeout,
+        addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_),
+        timeout,
         [executor = impl_->callbacks_, addr = std::string(addr),
          broker_name = std::string(broker_name), topic = std::move(topic),
          client_msg_id = std::move(client_msg_id),
@@ -379,7 +403,7 @@ void MQClientAPI::SendMessageAsync(std::string_view addr, std::string_view broke
     return;
   }
   impl_->InvokeAsync(
-      addr, MakeSendRequest(std::move(header), std::move(body)), timeout,
+      addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_), timeout,
       [addr = std::string(addr), broker_name = std::string(broker_name), topic = std::move(topic),
        client_msg_id = std::move(client_msg_id),
        callback = std::move(callback)](Result<RemotingCommand> response) mutable {
@@ -396,8 +420,8 @@ void MQClientAPI::SendMessageAsync(std::string_view addr, std::string_view broke
 Status MQClientAPI::SendMessageOneway(std::string_view addr,
                                       protocol::SendMessageRequestHeader header, std::string body,
                                       Millis timeout) {
-  return impl_->remoting_.InvokeOneway(addr, MakeSendRequest(std::move(header), std::move(body)),
-                                       timeout);
+  return impl_->remoting_.InvokeOneway(
+      addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_), timeout);
 }
 
 Status MQClientAPI::EndTransactionOneway(std::string_view addr,

@@ -177,6 +177,15 @@ class MQClientAPI {
   std::shared_ptr<Impl> impl_;
 };
 
+// How a send request carries its header: as the extFields map (what the ACL signer reads
+// and signs), or as JSON members written straight from the typed header, for a client that
+// does not sign (no map of 13 key and value strings per send). Both give the same frame.
+enum class SendHeaderForm { kExtFieldsMap, kJsonMembers };
+
+// The SEND_MESSAGE_V2 (SEND_BATCH_MESSAGE when header.batch) request for `header` and `body`.
+protocol::RemotingCommand MakeSendRequest(protocol::SendMessageRequestHeader header,
+                                          std::string body, SendHeaderForm form);
+
 // The SendResult for a send response (Java's processSendResponse): codes 0/10/12/11 are
 // results, anything else ResponseError.
 Result<SendResult> ProcessSendResponse(std::string_view addr, std::string_view broker_name,

@@ -132,6 +132,24 @@ void WriteField(const Header& header, const HeaderField<H, T>& field, ExtFields*
   }
 }
 
+// One extFields member in JSON, `"key":"value"`, appended to `out` after a comma unless
+// `out` is empty; the value in the Java toString() form FormatValue gives, escaped as the
+// JSON header encoder escapes (the same bytes as the member set into ExtFields and encoded).
+void AppendJsonField(std::string_view key, std::string_view value, std::string* out);
+void AppendJsonField(std::string_view key, int32_t value, std::string* out);
+void AppendJsonField(std::string_view key, int64_t value, std::string* out);
+void AppendJsonField(std::string_view key, bool value, std::string* out);
+
+template <typename Header, typename H, typename T>
+void WriteJsonField(const Header& header, const HeaderField<H, T>& field, std::string* out) {
+  const T& value = header.*field.member;
+  if constexpr (IsOptional<T>::value) {
+    if (value) AppendJsonField(field.key, *value, out);
+  } else {
+    AppendJsonField(field.key, value, out);
+  }
+}
+
 }  // namespace custom_header_internal
 
 // Reads header H from extFields, with the required-field check.
@@ -154,6 +172,18 @@ void HeaderToExtFields(const H& header, ExtFields* fields) {
   std::apply(
       [&](const auto&... field) {
         (custom_header_internal::WriteField(header, field, fields), ...);
+      },
+      H::Fields());
+}
+
+// The members HeaderToExtFields puts into an empty ExtFields, in the same order, appended to
+// `out` (empty or holding earlier members) as the JSON header encoder would write them: for
+// RemotingCommand::json_ext_fields, when nothing reads the request's fields back.
+template <typename H>
+void HeaderToJsonExtFields(const H& header, std::string* out) {
+  std::apply(
+      [&](const auto&... field) {
+        (custom_header_internal::WriteJsonField(header, field, out), ...);
       },
       H::Fields());
 }

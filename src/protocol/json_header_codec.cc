@@ -256,6 +256,8 @@ void AppendInt(int32_t value, std::string* out) {
 
 }  // namespace
 
+void AppendJsonString(std::string_view s, std::string* out) { AppendString(s, out); }
+
 // RapidJSON's recursive parser spends about an eighth fewer instructions on a send's header
 // than its iterative one (callgrind of bench/header_codec_bench, docs/benchmarks.md "Header
 // decode and encode"), but recursion must not follow a peer's nesting down the thread's stack.
@@ -378,9 +380,10 @@ static_assert(kSerializeTypeAndVersionKey.substr(35, 7) == kJsonKeyVersion);
 void EncodeJsonHeader(const RemotingCommand& command, std::string* out) {
   out->append(kOpenCode);
   AppendInt(command.code, out);
-  if (command.has_ext_fields || !command.ext_fields.empty()) {
+  if (command.has_ext_fields || !command.ext_fields.empty() || !command.json_ext_fields.empty()) {
     out->append(kOpenExtFields);
-    bool first = true;
+    out->append(command.json_ext_fields);
+    bool first = command.json_ext_fields.empty();
     for (const auto& [key, value] : command.ext_fields) {
       AppendKey(key, first, out);
       AppendString(value, out);

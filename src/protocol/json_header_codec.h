@@ -30,4 +30,8 @@ Status DecodeJsonHeaderFully(std::string_view header, uint32_t max_ext_fields,
 // extFields omitted when the command has none.
 void EncodeJsonHeader(const RemotingCommand& command, std::string* out);
 
+// Appends `s` as a JSON string (quotes and escapes) exactly as EncodeJsonHeader writes
+// every string: what HeaderToJsonExtFields uses so that its members are the same bytes.
+void AppendJsonString(std::string_view s, std::string* out);
+
 }  // namespace apogee::protocol

@@ -185,7 +185,9 @@ void EncodeCommand(const RemotingCommand& command, std::string* out) {
   // One allocation for the whole frame: the header encoders append piece by piece, and
   // without room the buffer grew (and copied) several times per frame before the body was
   // appended. The estimate covers the JSON form of every field unless values need escapes.
-  size_t header_estimate = kEncodedHeaderOverhead + (command.remark ? command.remark->size() : 0);
+  assert(command.serialize_type == SerializeType::kJson || command.json_ext_fields.empty());
+  size_t header_estimate = kEncodedHeaderOverhead + (command.remark ? command.remark->size() : 0) +
+                           command.json_ext_fields.size();
   for (const auto& [key, value] : command.ext_fields) {
     header_estimate += key.size() + value.size() + kEncodedFieldOverhead;
   }

@@ -101,6 +101,13 @@ struct RemotingCommand {
   // when it is absent, §3.6).
   bool has_ext_fields = false;
   ExtFields ext_fields;
+  // Requests with a JSON header only: extFields members already in their JSON form
+  // (`"a":"x","d":"4"`, by HeaderToJsonExtFields from a typed header), written by the JSON
+  // encoder before those of `ext_fields`. A request nothing reads back (a send: 13 members)
+  // so skips the map's key and value strings. Never filled by a decode. The ACL signer and
+  // the ROCKETMQ binary encoder read only `ext_fields`: a request signed or sent in binary
+  // keeps its members there (EncodeCommand asserts the latter).
+  std::string json_ext_fields;
   // Owned body bytes, sent first.
   std::string body;
   // Borrowed body bytes, sent after `body` (responses only; never decoded into).
@@ -151,7 +158,7 @@ Status DecodeCommandInto(std::string_view frame, const DecodeLimits& limits,
 // Appends the frame prefix (L and header-length word), the encoded header and the owned
 // body to `out`. body_segments are not copied: the caller sends them after `out`.
 // The header is encoded in command.serialize_type; extFields values are emitted as
-// JSON strings.
+// JSON strings, json_ext_fields first (JSON only).
 void EncodeCommand(const RemotingCommand& command, std::string* out);
 
 // Only the header bytes (no frame prefix), in the given serialization.

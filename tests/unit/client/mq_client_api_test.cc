@@ -5,6 +5,7 @@
 #include <atomic>
 #include <future>
 
+#include "acl/signature.h"
 #include "fake_servers.h"
 #include "protocol/client_headers.h"
 #include "testutil/test_util.h"
@@ -118,6 +119,65 @@ TEST(MQClientAPITest, SendUsesV2HeaderAndReadsTheAnswer) {
   auto batch = broker.Requests(rc::kSendBatchMessage);
   ASSERT_EQ(batch.size(), 1u);
   EXPECT_EQ(batch[0].ext_fields.Get("m"), "true");
+  api.Shutdown();
+}
+
+// A client without ACL credentials writes the send header straight as JSON members; the
+// frame must be the one the ExtFields map gives (what Java and ali-ons brokers have always
+// been sent), for single and batch sends, with the properties' escapes.
+TEST(MQClientAPITest, SendRequestHeaderFormsGiveTheSameFrame) {
+  protocol::SendMessageRequestHeader header;
+  header.producer_group = "benchmark_producer";
+  header.topic = "BenchmarkTest";
+  header.default_topic = "TBW102";
+  header.default_topic_queue_nums = 4;
+  header.queue_id = 2;
+  header.born_timestamp = 1764744000123;
+  header.properties = std::string(
+      "UNIQ_KEY\x01"
+      "7F00000100002A9F\x02WAIT\x01true\x02KEYS\x01\"k\\\x02");
+  header.broker_name = "broker-a";
+  for (bool batch : {false, true}) {
+    header.batch = batch;
+    RemotingCommand by_map =
+        MakeSendRequest(header, std::string(1024, 'x'), SendHeaderForm::kExtFieldsMap);
+    RemotingCommand direct =
+        MakeSendRequest(header, std::string(1024, 'x'), SendHeaderForm::kJsonMembers);
+    EXPECT_EQ(direct.code, batch ? rc::kSendBatchMessage : rc::kSendMessageV2);
+    EXPECT_TRUE(direct.ext_fields.empty());
+    std::string by_map_frame;
+    std::string direct_frame;
+    protocol::EncodeCommand(by_map, &by_map_frame);
+    protocol::EncodeCommand(direct, &direct_frame);
+    EXPECT_EQ(by_map_frame, direct_frame);
+  }
+}
+
+// With credentials the header stays in the map the signer signs: the broker's check
+// (signature over the sorted ext fields and the body) passes on what arrives.
+TEST(MQClientAPITest, SignedSendCarriesAValidSignatureOverTheHeader) {
+  FakeServer broker;
+  ASSERT_TRUE(broker.Start());
+  broker.On(rc::kSendMessageV2, [](const RemotingCommand& r) { return test::SendAnswer(r); });
+  MQClientAPIOptions options;
+  options.credentials.access_key = "ak";
+  options.credentials.secret_key = "sk";
+  MQClientAPI api(options);
+  api.Start();
+  protocol::SendMessageRequestHeader header;
+  header.producer_group = "G";
+  header.topic = "T";
+  header.default_topic = "TBW102";
+  header.properties = std::string("UNIQ_KEY\x01U\x02WAIT\x01true\x02");
+  ASSERT_TRUE(api.SendMessage(broker.addr(), "b", header, "body", "U", milliseconds(2000)).ok());
+  auto sent = broker.Requests(rc::kSendMessageV2);
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].ext_fields.Get("a"), "G");
+  EXPECT_EQ(sent[0].ext_fields.Get("i"), header.properties);
+  EXPECT_EQ(sent[0].ext_fields.Get(acl::kAccessKeyField), "ak");
+  std::optional<std::string_view> signature = sent[0].ext_fields.Get(acl::kSignatureField);
+  ASSERT_TRUE(signature);
+  EXPECT_EQ(*signature, acl::CalSignature(acl::SignedContent(sent[0]), "sk"));
   api.Shutdown();
 }
 

@@ -5,6 +5,8 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "protocol/admin_headers.h"
 #include "protocol/client_headers.h"
@@ -45,6 +47,164 @@ ExtFields Complete() {
   f.Set("offset", "9223372036854775807");
   f.Set("flag", "TRUE");
   return f;
+}
+
+// The frame of a request whose header went through the ExtFields map (EncodeCustomHeader)
+// and of the same request with the members written straight as JSON (json_ext_fields).
+template <typename H>
+std::pair<std::string, std::string> BothFrames(const H& header, const std::string& body) {
+  RemotingCommand by_map = RemotingCommand::MakeRequest(310);
+  EncodeCustomHeader(header, &by_map);
+  RemotingCommand direct = RemotingCommand::MakeRequest(310);
+  direct.has_ext_fields = true;
+  HeaderToJsonExtFields(header, &direct.json_ext_fields);
+  for (RemotingCommand* c : {&by_map, &direct}) {
+    c->opaque = 123456;
+    c->body = body;
+  }
+  std::pair<std::string, std::string> frames;
+  EncodeCommand(by_map, &frames.first);
+  EncodeCommand(direct, &frames.second);
+  return frames;
+}
+
+template <typename H>
+void ExpectJsonMembersMatchTheMap(const H& header, const std::string& body = "body") {
+  auto [by_map, direct] = BothFrames(header, body);
+  ASSERT_EQ(by_map, direct);
+  // And what the broker decodes from it is the header sent.
+  Result<RemotingCommand> decoded = DecodeCommand(std::string_view(direct).substr(4));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  Result<H> back = DecodeCustomHeader<H>(*decoded);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  RemotingCommand again = RemotingCommand::MakeRequest(310);
+  EncodeCustomHeader(*back, &again);
+  RemotingCommand original = RemotingCommand::MakeRequest(310);
+  EncodeCustomHeader(header, &original);
+  EXPECT_EQ(again.ext_fields, original.ext_fields);
+  EXPECT_EQ(decoded->body, body);
+}
+
+// Strings that need every kind of escape: each byte value alone, and runs around the
+// eight-byte steps of the encoder's fast path.
+std::vector<std::string> EscapeSamples() {
+  std::vector<std::string> samples = {"",
+                                      "plain",
+                                      "quote\"back\\slash",
+                                      "\x01\x02\x7f\xff",
+                                      "UNIQ_KEY\x01"
+                                      "AC11\x02WAIT\x01true\x02TAGS\x01t\"a\\g",
+                                      "h\xc3\xa9llo \xe4\xb8\xad"};
+  for (int c = 0; c < 256; ++c) samples.push_back(std::string(1, static_cast<char>(c)));
+  for (size_t at = 0; at < 20; ++at) {
+    std::string s(20, 'x');
+    s[at] = '\x02';
+    samples.push_back(s);
+  }
+  return samples;
+}
+
+TEST(CustomHeaderTest, JsonMembersAreTheBytesTheMapEncodesTo) {
+  for (const std::string& text : EscapeSamples()) {
+    SampleHeader h;
+    h.name = text;
+    h.note = text;
+    ExpectJsonMembersMatchTheMap(h);
+  }
+  SampleHeader extremes;
+  extremes.count = std::numeric_limits<int32_t>::min();
+  extremes.offset = std::numeric_limits<int64_t>::max();
+  extremes.flag = true;
+  extremes.primitive = -1;
+  extremes.maybe_int = std::numeric_limits<int32_t>::max();
+  extremes.maybe_long = std::numeric_limits<int64_t>::min();
+  extremes.maybe_bool = false;
+  ExpectJsonMembersMatchTheMap(extremes);
+  extremes.maybe_bool = true;
+  ExpectJsonMembersMatchTheMap(extremes, "");
+}
+
+TEST(CustomHeaderTest, JsonMembersOfEmptyHeaderAreAnEmptyObject) {
+  struct OnlyOptional {
+    std::optional<std::string> a;
+    static constexpr auto Fields() { return std::make_tuple(Optional("a", &OnlyOptional::a)); }
+  };
+  auto [by_map, direct] = BothFrames(OnlyOptional{}, "");
+  EXPECT_EQ(by_map, direct);
+  EXPECT_NE(direct.find(R"("extFields":{},)"), std::string::npos) << direct;
+}
+
+TEST(CustomHeaderTest, JsonMembersEscapeKeysThatNeedIt) {
+  struct OddKeys {
+    std::string a;
+    int32_t b = 0;
+    static constexpr auto Fields() {
+      return std::make_tuple(
+          Required("k\"e\\y\x01", &OddKeys::a),
+          Required("a-key-longer-than-forty-bytes-written-the-slow-way", &OddKeys::b));
+    }
+  };
+  auto [by_map, direct] = BothFrames(OddKeys{"v", 5}, "");
+  EXPECT_EQ(by_map, direct);
+  EXPECT_NE(direct.find(R"("k\"e\\y\u0001":"v")"), std::string::npos) << direct;
+}
+
+TEST(CustomHeaderTest, JsonMembersComeBeforeMapMembers) {
+  RemotingCommand command = RemotingCommand::MakeRequest(310);
+  HeaderToJsonExtFields(SampleHeader{}, &command.json_ext_fields);
+  command.ext_fields.Set("AccessKey", "k\x01");
+  std::string frame;
+  EncodeCommand(command, &frame);
+  Result<RemotingCommand> decoded = DecodeCommand(std::string_view(frame).substr(4));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  RemotingCommand expected = RemotingCommand::MakeRequest(310);
+  EncodeCustomHeader(SampleHeader{}, &expected);
+  expected.ext_fields.Set("AccessKey", "k\x01");
+  EXPECT_EQ(decoded->ext_fields, expected.ext_fields);
+}
+
+// The send headers a producer writes, both key sets (V1 long names, V2 one letter), with
+// the properties escapes every message has (\x01 and \x02 become \u0001 and \u0002).
+TEST(CustomHeaderTest, SendHeadersAsJsonMembersMatchTheMapInBothKeySets) {
+  std::vector<SendMessageRequestHeader> headers;
+  SendMessageRequestHeader plain;
+  plain.producer_group = "benchmark_producer";
+  plain.topic = "BenchmarkTest";
+  plain.default_topic = "TBW102";
+  plain.default_topic_queue_nums = 4;
+  plain.queue_id = 3;
+  plain.born_timestamp = 1764744000123;
+  plain.properties = std::string(
+      "UNIQ_KEY\x01"
+      "7F0000011A2B18B4AAC2\x02WAIT\x01true\x02");
+  plain.broker_name = "broker-a";
+  headers.push_back(plain);
+  SendMessageRequestHeader retry = plain;
+  retry.topic = "%RETRY%group";
+  retry.reconsume_times = 2;
+  retry.max_reconsume_times = 16;
+  retry.unit_mode = true;
+  retry.sys_flag = 1 | 4;
+  retry.flag = -7;
+  headers.push_back(retry);
+  SendMessageRequestHeader batch = plain;
+  batch.batch = true;
+  batch.properties.reset();
+  batch.broker_name.reset();
+  batch.queue_id = -1;
+  headers.push_back(batch);
+  for (const std::string& text : EscapeSamples()) {
+    SendMessageRequestHeader odd = plain;
+    odd.properties = text;
+    odd.producer_group = text;
+    headers.push_back(odd);
+  }
+  for (const SendMessageRequestHeader& h : headers) {
+    ExpectJsonMembersMatchTheMap(h);
+    SendMessageRequestHeaderV2 v2;
+    static_cast<SendMessageRequestHeader&>(v2) = h;
+    ExpectJsonMembersMatchTheMap(v2, std::string(1024, 'b'));
+  }
 }
 
 TEST(CustomHeaderTest, ReadsEveryType) {
