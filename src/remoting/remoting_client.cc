@@ -141,10 +141,30 @@ class RemotingClient::Impl : public ChannelEventListener,
     for (auto& w : waiters) w(connection);
   }
 
+  // The open connection to `address`, or null (not running, none yet, connecting, closed).
+  std::shared_ptr<Connection> ActiveConnection(std::string_view address) {
+    if (!tls_error_.ok()) return nullptr;
+    std::string key(address);
+    std::lock_guard lock(mu_);
+    if (!running_) return nullptr;
+    auto it = entries_.find(key);
+    if (it == entries_.end() || !it->second.connection || !it->second.connection->IsActive()) {
+      return nullptr;
+    }
+    return it->second.connection;
+  }
+
   void InvokeAsync(std::string_view address, RemotingCommand request,
                    std::chrono::milliseconds timeout, ResponseCallback callback) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
     if (options_.before_request) options_.before_request(&request);
+    // The usual case, a connection already open: the request goes straight to it, without
+    // the shared copy and the channel handler the other cases need (two allocations and a
+    // move of the command per call, about 1k instructions per async send; callgrind).
+    if (std::shared_ptr<Connection> connection = ActiveConnection(address)) {
+      connection->InvokeAsyncWithin(std::move(request), timeout, timeout, std::move(callback));
+      return;
+    }
+    auto deadline = std::chrono::steady_clock::now() + timeout;
     auto shared_request = std::make_shared<RemotingCommand>(std::move(request));
     WithChannel(address, [shared_request, deadline, timeout, callback = std::move(callback),
                           address = std::string(address)](
