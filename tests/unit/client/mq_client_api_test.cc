@@ -1,5 +1,7 @@
 #include "client/mq_client_api.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,6 +10,7 @@
 #include "acl/signature.h"
 #include "fake_servers.h"
 #include "protocol/client_headers.h"
+#include "protocol/send_headers.h"
 #include "testutil/test_util.h"
 
 namespace apogee::client {
@@ -179,6 +182,76 @@ TEST(MQClientAPITest, SignedSendCarriesAValidSignatureOverTheHeader) {
   ASSERT_TRUE(signature);
   EXPECT_EQ(*signature, acl::CalSignature(acl::SignedContent(sent[0]), "sk"));
   api.Shutdown();
+}
+
+// ProcessSendResponse as it was written before it read the answer's fields in one pass:
+// DecodeCustomHeader<SendMessageResponseHeader> and two lookups. The oracle below.
+Result<SendResult> SendResultThroughTheTypedHeader(const RemotingCommand& response) {
+  Result<protocol::SendMessageResponseHeader> header =
+      protocol::DecodeCustomHeader<protocol::SendMessageResponseHeader>(response);
+  if (!header.ok()) return header.status().Prefixed("response of addr (SUCCESS)");
+  SendResult result;
+  result.send_status = SendStatus::kSendOk;
+  result.msg_id = "U";
+  result.offset_msg_id = header->msg_id;
+  result.message_queue = MessageQueue("T", "b", header->queue_id);
+  result.queue_offset = header->queue_offset;
+  if (header->transaction_id) result.transaction_id = *header->transaction_id;
+  result.region_id = std::string(response.ext_fields.Get("MSG_REGION").value_or("DefaultRegion"));
+  std::optional<std::string_view> trace_on = response.ext_fields.Get("TRACE_ON");
+  result.trace_on = !trace_on || *trace_on != "false";
+  return result;
+}
+
+TEST(MQClientAPITest, SendAnswerReadInOnePassAsTheTypedHeaderReadsIt) {
+  using Fields = std::vector<std::pair<std::string, std::string>>;
+  const Fields full = {{"msgId", "7F00000100002A9F0000000000000064"},
+                       {"queueId", "3"},
+                       {"queueOffset", "42"},
+                       {"transactionId", "TX"},
+                       {"MSG_REGION", "r1"},
+                       {"TRACE_ON", "false"}};
+  std::vector<Fields> cases = {full, {}};
+  // Each member dropped, made unparsable, or given another value.
+  for (size_t i = 0; i < full.size(); ++i) {
+    for (const char* value :
+         {"", "x", "-1", "+7", "2147483648", "9223372036854775807", "TRUE", "true", "false"}) {
+      Fields changed = full;
+      changed[i].second = value;
+      cases.push_back(changed);
+    }
+    Fields dropped = full;
+    dropped.erase(dropped.begin() + static_cast<std::ptrdiff_t>(i));
+    cases.push_back(dropped);
+  }
+  Fields unknown = full;
+  unknown.emplace_back("batchUniqId", "B");
+  unknown.emplace_back("m", "1");
+  cases.push_back(unknown);
+  RemotingCommand request = RemotingCommand::MakeRequest(rc::kSendMessageV2);
+  for (const Fields& fields : cases) {
+    for (bool has_ext_fields : {true, false}) {
+      RemotingCommand response = RemotingCommand::MakeResponse(request, rs::kSuccess);
+      response.has_ext_fields = has_ext_fields;
+      for (const auto& [key, value] : fields) response.ext_fields.Set(key, value);
+      Result<SendResult> expected = SendResultThroughTheTypedHeader(response);
+      Result<SendResult> actual = ProcessSendResponse("addr", "b", "T", "U", response);
+      std::string label = fmt::format("{}", fmt::join(fields, ", "));
+      ASSERT_EQ(actual.ok(), expected.ok()) << label;
+      if (!expected.ok()) {
+        EXPECT_EQ(actual.status().ToString(), expected.status().ToString()) << label;
+        continue;
+      }
+      EXPECT_EQ(actual->offset_msg_id, expected->offset_msg_id) << label;
+      EXPECT_EQ(actual->message_queue, expected->message_queue) << label;
+      EXPECT_EQ(actual->queue_offset, expected->queue_offset) << label;
+      EXPECT_EQ(actual->transaction_id, expected->transaction_id) << label;
+      EXPECT_EQ(actual->region_id, expected->region_id) << label;
+      EXPECT_EQ(actual->trace_on, expected->trace_on) << label;
+      EXPECT_EQ(actual->msg_id, "U");
+      EXPECT_EQ(actual->send_status, SendStatus::kSendOk);
+    }
+  }
 }
 
 TEST(MQClientAPITest, SendStatusesAndErrorsFromResponseCodes) {
