@@ -42,7 +42,9 @@ struct ProducerImpl::AsyncSend {
   int64_t begin_ms = 0;
   int32_t attempts_left = 0;
   std::string last_broker;
-  std::vector<std::string> brokers_sent;
+  // "a, b" for the error messages: a string, so that the usual single attempt at a broker
+  // with a short name allocates nothing (a vector of names allocated once per send).
+  std::string brokers_sent;
   std::shared_ptr<const TopicPublishInfo> info;  // null when the queue is fixed
   std::optional<MessageQueue> fixed_mq;
 };
@@ -325,26 +327,14 @@ void ProducerImpl::AsyncAttempt(std::shared_ptr<AsyncSend> state) {
   if (cost >= config_.send_msg_timeout_ms) {
     state->callback(Status::Timeout(fmt::format(
         "async send call timeout: the {} ms budget was spent, Topic: {}, BrokersSent: [{}]",
-        config_.send_msg_timeout_ms, state->prepared.topic, fmt::join(state->brokers_sent, ", "))));
+        config_.send_msg_timeout_ms, state->prepared.topic, state->brokers_sent)));
     return;
   }
-  state->brokers_sent.push_back(mq.broker_name());
-  auto on_failure = [self = shared_from_this(), state, mq](const Status& error) {
-    state->last_broker = mq.broker_name();
-    if (state->attempts_left > 0 && IsRetriableSendError(error) && self->running_) {
-      --state->attempts_left;
-      self->RefreshRouteAfterBrokerFailure(error, mq.topic());
-      GetLogger("client")->warn("async send to {} failed, retrying on another broker: {}",
-                                mq.ToString(), error.ToString());
-      self->AsyncAttempt(state);
-      return;
-    }
-    state->callback(error.Prefixed(fmt::format("async send to {} (BrokersSent: [{}])", mq.ToString(),
-                                               fmt::join(state->brokers_sent, ", "))));
-  };
+  if (!state->brokers_sent.empty()) state->brokers_sent += ", ";
+  state->brokers_sent += mq.broker_name();
   Result<std::string> addr = BrokerAddress(mq);
   if (!addr.ok()) {
-    on_failure(addr.status());
+    AsyncAttemptFailed(std::move(state), mq, addr.status());
     return;
   }
   int64_t attempt_begin = SteadyMillis();
@@ -352,15 +342,30 @@ void ProducerImpl::AsyncAttempt(std::shared_ptr<AsyncSend> state) {
       *addr, mq.broker_name(), BuildSendHeader(state->prepared, config_, mq, NowMillis()),
       state->prepared.body, state->prepared.client_msg_id,
       milliseconds(config_.send_msg_timeout_ms - cost), config_.async_send_callback_on_io_thread,
-      [self = shared_from_this(), state, mq, attempt_begin, on_failure](Result<SendResult> result) {
+      [self = shared_from_this(), state, mq, attempt_begin](Result<SendResult> result) mutable {
         int64_t elapsed = SteadyMillis() - attempt_begin;
         self->fault_strategy_.UpdateFaultItem(mq.broker_name(), elapsed, !result.ok());
         if (result.ok()) {
           state->callback(std::move(result));
         } else {
-          on_failure(result.status());
+          self->AsyncAttemptFailed(std::move(state), mq, result.status());
         }
       });
+}
+
+void ProducerImpl::AsyncAttemptFailed(std::shared_ptr<AsyncSend> state, const MessageQueue& mq,
+                                      const Status& error) {
+  state->last_broker = mq.broker_name();
+  if (state->attempts_left > 0 && IsRetriableSendError(error) && running_) {
+    --state->attempts_left;
+    RefreshRouteAfterBrokerFailure(error, mq.topic());
+    GetLogger("client")->warn("async send to {} failed, retrying on another broker: {}",
+                              mq.ToString(), error.ToString());
+    AsyncAttempt(std::move(state));
+    return;
+  }
+  state->callback(error.Prefixed(
+      fmt::format("async send to {} (BrokersSent: [{}])", mq.ToString(), state->brokers_sent)));
 }
 
 Result<std::vector<MessageQueue>> ProducerImpl::FetchPublishMessageQueues(const std::string& topic) {

@@ -271,6 +271,32 @@ TEST_F(ProducerTest, AsyncSendAndAsyncRetry) {
   EXPECT_TRUE(bad.get_future().get().status().Is(StatusCode::kInvalidArgument));
 }
 
+TEST_F(ProducerTest, AsyncAttemptsAllFailingNameEveryBrokerTried) {
+  for (FakeServer* broker : {&broker_a_, &broker_b_}) {
+    broker->On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+      return RemotingCommand::MakeResponse(r, rs::kSystemError, "disk gone");
+    });
+  }
+  ProducerConfig config = Config();
+  config.retry_times_when_send_async_failed = 2;
+  Producer producer(config);
+  ASSERT_TRUE(producer.Start().ok());
+  std::promise<Result<SendResult>> done;
+  producer.SendAsync(Message("T", "x"),
+                     [&](Result<SendResult> r) { done.set_value(std::move(r)); });
+  auto future = done.get_future();
+  ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  Result<SendResult> result = future.get();
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(result.status().Is(StatusCode::kInternal)) << result.status().ToString();
+  // Three attempts, alternating between the two brokers, listed in order.
+  const std::string& message = result.status().message();
+  EXPECT_TRUE(message.find("BrokersSent: [broker-a, broker-b, broker-a]") != std::string::npos ||
+              message.find("BrokersSent: [broker-b, broker-a, broker-b]") != std::string::npos)
+      << message;
+  EXPECT_EQ(Sends(broker_a_) + Sends(broker_b_), 3u);
+}
+
 TEST_F(ProducerTest, OnewayReachesTheBroker) {
   Producer producer(Config());
   ASSERT_TRUE(producer.Start().ok());
