@@ -403,8 +403,8 @@ RemotingCommand MakeSendRequest(protocol::SendMessageRequestHeader header, std::
     request.has_ext_fields = true;
     request.json_ext_fields.reserve(kSendHeaderJsonOverhead + v2.producer_group.size() +
                                     v2.topic.size() + v2.default_topic.size() +
-                                    v2.properties.value_or("").size() +
-                                    v2.broker_name.value_or("").size());
+                                    (v2.properties ? v2.properties->size() : 0) +
+                                    (v2.broker_name ? v2.broker_name->size() : 0));
     protocol::HeaderToJsonExtFields(v2, &request.json_ext_fields);
   } else {
     request = MakeRequest(code, v2);
