@@ -78,6 +78,9 @@ void RequestDispatcher::Dispatch(const ChannelPtr& channel, protocol::RemotingCo
                        "[REJECTREQUEST]system busy, start flow control for a while");
     return finished();
   }
+  // Decided before the request moves into the task.
+  const bool inline_here =
+      !registration->executor || registration->processor->ServesInline(request);
   auto run = [processor = registration->processor, guard = Guard(), request = std::move(request),
               responder, tracker]() mutable {
     int32_t code = request.code;
@@ -101,7 +104,7 @@ void RequestDispatcher::Dispatch(const ChannelPtr& channel, protocol::RemotingCo
     }
     if (tracker) tracker->RequestFinished();
   };
-  if (!registration->executor) {
+  if (inline_here) {
     run();
     return;
   }

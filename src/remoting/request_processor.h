@@ -50,6 +50,11 @@ class RequestProcessor {
   // Java's rejectRequest(): true answers SYSTEM_BUSY without calling ProcessRequest
   // (e.g. the store is overloaded).
   virtual bool RejectRequest() const { return false; }
+  // True runs this request inline on the IO thread although the processor is registered
+  // with an executor: the processor knows this one is cheap and cannot block (a pull whose
+  // messages are in memory), so the hop to the pool and back would cost more than the work.
+  // Called on the IO thread before the request guard; must itself be cheap.
+  virtual bool ServesInline(const protocol::RemotingCommand& /*request*/) const { return false; }
 };
 
 using ProcessFunction = std::function<void(protocol::RemotingCommand, Responder)>;

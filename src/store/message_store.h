@@ -149,6 +149,14 @@ class MessageStore : public ReplicationStore {
   // CommitLog offset of the message at `queue_offset`, or -1.
   int64_t GetCommitLogOffsetInQueue(std::string_view topic, int32_t queue_id,
                                     int64_t queue_offset) const;
+  // Java's "in disk" test: whether the record at CommitLog offset `phy_offset` lies more
+  // than accessMessageInMemoryMaxRatio % of physical memory behind the CommitLog's end (so
+  // probably no longer in the page cache). GetMessages uses it to pick the transfer limits.
+  bool CheckInDiskByCommitOffset(int64_t phy_offset) const;
+  // The same for the message at `consume_offset` of a queue; false when the queue or the
+  // entry does not exist (Java's checkInDiskByConsumeOffset). One ConsumeQueue entry read.
+  bool CheckInDiskByConsumeOffset(std::string_view topic, int32_t queue_id,
+                                  int64_t consume_offset) const;
 
   // ---- ReplicationStore ----
   int64_t MaxPhyOffset() const override;
@@ -196,6 +204,9 @@ class MessageStore : public ReplicationStore {
   Status Dispatch(const struct DispatchRequest& request);
   void AfterDispatchBatch();
   int64_t ReadableLimit() const;
+  // accessMessageInMemoryMaxRatio % of physical memory: how far behind the CommitLog's end
+  // a record still counts as in memory.
+  int64_t InMemoryBytes() const;
   void MarkUnwritable(const std::string& reason);
   void CompletePut(const PutResult& result, bool wait, PutCallback done);
   void FlushConsumeQueues(bool thorough);

@@ -1,7 +1,6 @@
 #include "broker/processors/consumer_manage_processor.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <optional>
@@ -24,13 +23,6 @@ namespace req = protocol::request_code;
 using protocol::RemotingCommand;
 
 namespace {
-
-int64_t PhysicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return int64_t{8} << 30;
-  return int64_t{pages} * page_size;
-}
 
 RemotingCommand Reply(const RemotingCommand& request, int32_t code, std::string remark = "") {
   RemotingCommand response = RemotingCommand::MakeResponse(request, code);
@@ -96,9 +88,7 @@ bool ConsumerManageProcessor::FirstMessageInMemory(std::string_view topic, int32
   if (store.GetMaxOffsetInQueue(topic, queue_id) <= 0) return true;
   const int64_t phy = store.GetCommitLogOffsetInQueue(topic, queue_id, 0);
   if (phy < 0) return false;
-  const int64_t memory =
-      PhysicalMemoryBytes() / 100 * store.config().access_message_in_memory_max_ratio;
-  return store.MaxPhyOffset() - phy <= memory;
+  return !store.CheckInDiskByCommitOffset(phy);
 }
 
 RemotingCommand ConsumerManageProcessor::QueryConsumerOffset(const RemotingCommand& request) {

@@ -8,6 +8,7 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/string_util.h"
 #include "broker/broker_config.h"
 #include "broker/stats/broker_stats_manager.h"
 #include "broker/client/consumer_manager.h"
@@ -48,6 +49,17 @@ PullMessageProcessor::PullMessageProcessor(const Deps& deps,
 void PullMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
   Process(std::make_shared<const RemotingCommand>(std::move(request)), std::move(responder),
           /*allow_suspend=*/true);
+}
+
+bool PullMessageProcessor::ServesInline(const RemotingCommand& request) const {
+  const std::optional<std::string_view> topic = request.ext_fields.Get("topic");
+  const std::optional<std::string_view> queue_id = request.ext_fields.Get("queueId");
+  const std::optional<std::string_view> offset = request.ext_fields.Get("queueOffset");
+  if (!topic || !queue_id || !offset) return false;  // the pool answers the bad header
+  const std::optional<int32_t> queue = ParseInt32(*queue_id);
+  const std::optional<int64_t> from = ParseInt64(*offset);
+  if (!queue || !from) return false;
+  return !deps_.store->CheckInDiskByConsumeOffset(*topic, *queue, *from);
 }
 
 void PullMessageProcessor::Hold(std::shared_ptr<const RemotingCommand> request,

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <map>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "protocol/response_code.h"
 
@@ -168,6 +170,36 @@ TEST(RequestDispatcherTest, RunsOnExecutorAndBusyWhenFull) {
   release.set_value();
   executor->Shutdown();
   EXPECT_EQ(channel->responses().size(), 3u);
+}
+
+TEST(RequestDispatcherTest, ServesInlineRunsOnTheCallersThreadAndOtherRequestsOnTheExecutor) {
+  // Even-numbered opaques are "cheap": the processor asks to run them where they arrive.
+  class Choosing : public RequestProcessor {
+   public:
+    void ProcessRequest(RemotingCommand request, Responder r) override {
+      std::lock_guard lock(mu);
+      ran_on[request.opaque] = std::this_thread::get_id();
+      r.SendCode(0);
+    }
+    bool ServesInline(const RemotingCommand& request) const override {
+      return request.opaque % 2 == 0;
+    }
+    std::mutex mu;
+    std::map<int32_t, std::thread::id> ran_on;
+  };
+  RequestDispatcher dispatcher;
+  auto channel = std::make_shared<FakeChannel>();
+  auto executor = std::make_shared<ThreadPoolExecutor>("disp", 1, 4);
+  auto processor = std::make_shared<Choosing>();
+  dispatcher.RegisterProcessor(10, processor, executor);
+  dispatcher.Dispatch(channel, Request(10, 2));
+  dispatcher.Dispatch(channel, Request(10, 3));
+  executor->Shutdown();  // runs what was queued
+  ASSERT_EQ(channel->responses().size(), 2u);
+  std::lock_guard lock(processor->mu);
+  ASSERT_EQ(processor->ran_on.size(), 2u);
+  EXPECT_EQ(processor->ran_on[2], std::this_thread::get_id());
+  EXPECT_NE(processor->ran_on[3], std::this_thread::get_id());
 }
 
 TEST(RequestDispatcherTest, RejectRequestAnswersBusy) {

@@ -103,6 +103,54 @@ TEST_F(MessageStoreTest, TagFilterUsesTagCodes) {
   EXPECT_EQ(none.next_begin_offset, 10);
 }
 
+TEST_F(MessageStoreTest, FilteredReadsScanInChunksWithinJavasScanBudget) {
+  auto store = OpenStore();
+  // Every 50th message matches; 1,000 in all (16 ConsumeQueue files of 64 entries).
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_EQ(Put(store.get(), TestMessage("T", 0, std::to_string(i), i % 50 == 0 ? "TagA" : "TagB"))
+                  .status,
+              PutStatus::kPutOk);
+  }
+  WaitDispatched(store.get());
+  const int64_t tag_a = JavaStringHashCode("TagA");
+  auto only_a = [&](int64_t code) { return code == tag_a; };
+  GetMessageResult g = store->GetMessages("T", 0, 0, 3, 1 << 20, only_a);
+  ASSERT_EQ(g.status, GetStatus::kFound);
+  ASSERT_EQ(g.messages.size(), 3u);
+  EXPECT_EQ(Decode(g.messages[2]).body, "100");
+  EXPECT_EQ(g.next_begin_offset, 101);
+  // Java scans at most 800 entries (16,000 bytes) per read, matches or not.
+  GetMessageResult rest = store->GetMessages("T", 0, 101, 32, 1 << 20, only_a);
+  ASSERT_EQ(rest.messages.size(), 16u);  // entries 101..900: 150, 200, ..., 900
+  EXPECT_EQ(Decode(rest.messages.back()).body, "900");
+  EXPECT_EQ(rest.next_begin_offset, 901);
+  GetMessageResult none = store->GetMessages("T", 0, 0, 32, 1 << 20, [](int64_t) { return false; });
+  EXPECT_EQ(none.status, GetStatus::kNoMatchedMessage);
+  EXPECT_EQ(none.next_begin_offset, 800);
+  // A client may ask for INT32_MAX messages: capped by maxTransferCountOnMessageInMemory.
+  GetMessageResult most = store->GetMessages("T", 0, 0, INT32_MAX, INT64_MAX);
+  EXPECT_EQ(most.messages.size(), 32u);
+  EXPECT_EQ(most.next_begin_offset, 32);
+}
+
+TEST_F(MessageStoreTest, InDiskByConsumeOffsetFollowsTheMemoryRatio) {
+  config_.access_message_in_memory_max_ratio = 0;  // nothing behind the end is "in memory"
+  auto store = OpenStore();
+  for (int i = 0; i < 3; ++i) Put(store.get(), TestMessage("T", 0, std::to_string(i)));
+  WaitDispatched(store.get());
+  EXPECT_TRUE(store->CheckInDiskByConsumeOffset("T", 0, 0));
+  EXPECT_TRUE(store->CheckInDiskByConsumeOffset("T", 0, 2));
+  // No entry (the queue's end, an unknown queue or topic): not in disk, as Java answers.
+  EXPECT_FALSE(store->CheckInDiskByConsumeOffset("T", 0, 3));
+  EXPECT_FALSE(store->CheckInDiskByConsumeOffset("T", 1, 0));
+  EXPECT_FALSE(store->CheckInDiskByConsumeOffset("Nope", 0, 0));
+  EXPECT_FALSE(store->CheckInDiskByCommitOffset(store->MaxPhyOffset()));
+  store.reset();
+  config_.access_message_in_memory_max_ratio = 40;
+  store = OpenStore();
+  EXPECT_FALSE(store->CheckInDiskByConsumeOffset("T", 0, 0));
+}
+
 TEST_F(MessageStoreTest, QueryByKeyChecksTheRealKey) {
   auto store = OpenStore();
   Put(store.get(), TestMessage("T", 0, "a", "", "order-1 order-2", "UNIQ-A"));

@@ -454,6 +454,14 @@ TEST_F(FarBehindPullTest, MasterSendsAFarBehindConsumerToTheSlave) {
   EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "1");
 }
 
+TEST_F(FarBehindPullTest, AFarBehindPullGoesToThePullPool) {
+  for (int i = 0; i < 3; ++i) Send(1, "m" + std::to_string(i));
+  harness_.WaitDispatched();
+  EXPECT_FALSE(processor_->ServesInline(PullRequest("T", 1, 0, kPullFlagSubscription)));
+  // At the queue's end there is nothing to read (an answer or a hold): served inline.
+  EXPECT_TRUE(processor_->ServesInline(PullRequest("T", 1, 3, kPullFlagSubscription)));
+}
+
 class InMemoryPullTest : public PullMessageProcessorTest {
  protected:
   InMemoryPullTest() : PullMessageProcessorTest(SlaveReadSettings(true, 100)) {}
@@ -466,6 +474,21 @@ TEST_F(InMemoryPullTest, MasterKeepsAConsumerThatReadsFromMemory) {
   ASSERT_TRUE(r);
   ASSERT_EQ(r->code, rc::kSuccess);
   EXPECT_EQ(Ext(*r, "suggestWhichBrokerId"), "0");
+}
+
+TEST_F(InMemoryPullTest, APullFromMemoryIsServedInlineAndABadHeaderByThePool) {
+  Send(1, "m");
+  harness_.WaitDispatched();
+  EXPECT_TRUE(processor_->ServesInline(PullRequest("T", 1, 0, kPullFlagSubscription)));
+  // Unknown queue or topic: no entry, so not "in disk" (Java's answer); the pull itself
+  // answers the error.
+  EXPECT_TRUE(processor_->ServesInline(PullRequest("nope", 0, 0, kPullFlagSubscription)));
+  // A header the inline test cannot read goes to the pool, whose decode words the error.
+  protocol::RemotingCommand bad = PullRequest("T", 1, 0, kPullFlagSubscription);
+  bad.ext_fields.Set("queueOffset", "zero");
+  EXPECT_FALSE(processor_->ServesInline(bad));
+  protocol::RemotingCommand missing = protocol::RemotingCommand::MakeRequest(11);
+  EXPECT_FALSE(processor_->ServesInline(missing));
 }
 
 class NoSlaveReadPullTest : public PullMessageProcessorTest {
