@@ -65,5 +65,5 @@ profile_mode() {
        END {for (x in s) printf "%6.1f%%  %s\n", 100 * s[x] / all, x}' "$scratch/$name.folded" | sort -rn | head -25
 }
 
-profile_mode send publish --duration "$((seconds + 2))"
-profile_mode pull catchup --duration 1 --backlog-mib "$backlog"
+[ -z "${ONLY_PULL:-}" ] && profile_mode send publish --duration "$((seconds + 2))"
+[ -z "${ONLY_SEND:-}" ] && profile_mode pull catchup --duration 1 --backlog-mib "$backlog"

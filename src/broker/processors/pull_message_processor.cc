@@ -59,6 +59,10 @@ bool PullMessageProcessor::ServesInline(const RemotingCommand& request) const {
   const std::optional<int32_t> queue = ParseInt32(*queue_id);
   const std::optional<int64_t> from = ParseInt64(*offset);
   if (!queue || !from) return false;
+  // A group not yet known may be auto-created, which writes the groups' file: not on the IO
+  // thread, where one client sending pulls under ever new names would stall every connection.
+  const std::optional<std::string_view> group = request.ext_fields.Get("consumerGroup");
+  if (!group || !deps_.groups->ContainsSubscriptionGroup(*group)) return false;
   return !deps_.store->CheckInDiskByConsumeOffset(*topic, *queue, *from);
 }
 

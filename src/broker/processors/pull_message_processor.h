@@ -67,8 +67,9 @@ class PullMessageProcessor : public remoting::RequestProcessor,
   void ProcessRequest(protocol::RemotingCommand request, remoting::Responder responder) override;
   // A pull whose first message is in memory by Java's own test (CheckInDiskByConsumeOffset:
   // within accessMessageInMemoryMaxRatio of the CommitLog's end), or that is at the queue's
-  // end (nothing to read, or to hold), runs on the IO thread; one further back goes to the
-  // pull pool, as every pull does in Java. The pool cannot keep page faults of the records
+  // end (nothing to read, or to hold), runs on the IO thread; one further back, or of a group
+  // the broker does not know yet (auto-creating it writes a file), goes to the pull pool, as
+  // every pull does in Java. The pool cannot keep page faults of the records
   // off the IO thread anyway: the body is written from the mapping by the IO thread. What it
   // costs is two thread hand-offs per pull (docs/benchmarks.md, "Catch-up read").
   bool ServesInline(const protocol::RemotingCommand& request) const override;

@@ -457,6 +457,7 @@ TEST_F(FarBehindPullTest, MasterSendsAFarBehindConsumerToTheSlave) {
 TEST_F(FarBehindPullTest, AFarBehindPullGoesToThePullPool) {
   for (int i = 0; i < 3; ++i) Send(1, "m" + std::to_string(i));
   harness_.WaitDispatched();
+  ASSERT_TRUE(Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription)));  // group "CG"
   EXPECT_FALSE(processor_->ServesInline(PullRequest("T", 1, 0, kPullFlagSubscription)));
   // At the queue's end there is nothing to read (an answer or a hold): served inline.
   EXPECT_TRUE(processor_->ServesInline(PullRequest("T", 1, 3, kPullFlagSubscription)));
@@ -479,6 +480,9 @@ TEST_F(InMemoryPullTest, MasterKeepsAConsumerThatReadsFromMemory) {
 TEST_F(InMemoryPullTest, APullFromMemoryIsServedInlineAndABadHeaderByThePool) {
   Send(1, "m");
   harness_.WaitDispatched();
+  // Group "CG" is auto-created by its first pull, which writes the groups' file: the pool's.
+  EXPECT_FALSE(processor_->ServesInline(PullRequest("T", 1, 0, kPullFlagSubscription)));
+  ASSERT_TRUE(Call(*processor_, PullRequest("T", 1, 0, kPullFlagSubscription)));
   EXPECT_TRUE(processor_->ServesInline(PullRequest("T", 1, 0, kPullFlagSubscription)));
   // Unknown queue or topic: no entry, so not "in disk" (Java's answer); the pull itself
   // answers the error.
