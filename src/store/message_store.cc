@@ -543,6 +543,16 @@ void MessageStore::CompletePut(const PutResult& result, bool wait, PutCallback d
     done(result);
     return;
   }
+  if (!wait_replica) {
+    // SYNC_FLUSH alone (the common case): nothing to join, so no shared state per put; the
+    // flush outcome is the put's.
+    group_commit_->Submit(next_offset, clock_->SteadyMillis() + config_.sync_flush_timeout,
+                          [r = PutResult(result), done = std::move(done)](PutStatus flush) mutable {
+                            r.status = flush;
+                            done(r);
+                          });
+    return;
+  }
   // The flush and the replica wait run at the same time (CommitLog.asyncPutMessage in
   // 4.7+); the put completes when both answered. A failed flush that stops the store wins;
   // otherwise the replica outcome wins over a flush timeout (Java applies it last).
