@@ -126,7 +126,8 @@ std::optional<CqEntry> ConsumeQueue::GetEntry(int64_t queue_offset) const {
 
 std::vector<CqEntry> ConsumeQueue::GetEntries(int64_t queue_offset, int max) const {
   std::vector<CqEntry> out;
-  if (queue_offset < MinOffset() || max <= 0) return out;
+  // The offset may come straight from a client (a pull's queueOffset): no overflow below.
+  if (queue_offset < MinOffset() || queue_offset > kMaxQueueOffset || max <= 0) return out;
   int64_t byte = queue_offset * kUnit;
   std::shared_ptr<MappedFile> file = files_.FindFileByOffset(byte);
   if (!file) return out;

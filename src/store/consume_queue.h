@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,6 +80,8 @@ class ConsumeQueue {
 
  private:
   static constexpr int64_t kUnit = kCqUnitSize;
+  // The largest queue offset whose byte position fits in an int64.
+  static constexpr int64_t kMaxQueueOffset = std::numeric_limits<int64_t>::max() / kUnit;
   Status FillPreBlank(int64_t upto_byte);
 
   std::string topic_;

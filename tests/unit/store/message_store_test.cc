@@ -145,6 +145,13 @@ TEST_F(MessageStoreTest, InDiskByConsumeOffsetFollowsTheMemoryRatio) {
   EXPECT_FALSE(store->CheckInDiskByConsumeOffset("T", 1, 0));
   EXPECT_FALSE(store->CheckInDiskByConsumeOffset("Nope", 0, 0));
   EXPECT_FALSE(store->CheckInDiskByCommitOffset(store->MaxPhyOffset()));
+  // A pull's queueOffset comes straight from the client: the extremes find nothing (and
+  // compute no overflowing byte position, which UBSan would report).
+  for (int64_t hostile : {INT64_MAX, INT64_MAX / 20, INT64_MAX / 20 + 1, int64_t{-1}, INT64_MIN}) {
+    EXPECT_FALSE(store->CheckInDiskByConsumeOffset("T", 0, hostile)) << hostile;
+    EXPECT_EQ(store->GetCommitLogOffsetInQueue("T", 0, hostile), -1) << hostile;
+    EXPECT_EQ(store->GetMessageStoreTimestamp("T", 0, hostile), -1) << hostile;
+  }
   store.reset();
   config_.access_message_in_memory_max_ratio = 40;
   store = OpenStore();
