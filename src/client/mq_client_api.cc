@@ -8,6 +8,7 @@
 
 #include "base/logging.h"
 #include "base/string_util.h"
+#include "client/async_send_call.h"
 #include "message/message_record.h"
 #include "protocol/consumer_list_body.h"
 #include "protocol/custom_header.h"
@@ -177,9 +178,13 @@ Result<SendAnswerFields> ReadSendAnswerFields(const RemotingCommand& response) {
 
 }  // namespace
 
-Result<SendResult> ProcessSendResponse(std::string_view addr, std::string_view broker_name,
-                                       std::string_view topic, std::string client_msg_id,
-                                       const RemotingCommand& response) {
+namespace {
+
+// ProcessSendResponse, with `client_msg_id` moved into the result only when it is one (an
+// async send's call keeps it for a retry after a failed answer).
+Result<SendResult> ReadSendResponse(std::string_view addr, std::string_view broker_name,
+                                    std::string_view topic, std::string& client_msg_id,
+                                    const RemotingCommand& response) {
   SendResult result;
   switch (response.code) {
     case rs::kSuccess:
@@ -211,6 +216,14 @@ Result<SendResult> ProcessSendResponse(std::string_view addr, std::string_view b
   result.region_id = std::string(fields->region.value_or("DefaultRegion"));
   result.trace_on = !fields->trace_on || *fields->trace_on != "false";
   return result;
+}
+
+}  // namespace
+
+Result<SendResult> ProcessSendResponse(std::string_view addr, std::string_view broker_name,
+                                       std::string_view topic, std::string client_msg_id,
+                                       const RemotingCommand& response) {
+  return ReadSendResponse(addr, broker_name, topic, client_msg_id, response);
 }
 
 class MQClientAPI::Impl {
@@ -428,47 +441,56 @@ Result<SendResult> MQClientAPI::SendMessage(std::string_view addr, std::string_v
 
 void MQClientAPI::SendMessageAsync(std::string_view addr, std::string_view broker_name,
                                    protocol::SendMessageRequestHeader header, std::string body,
-                                   std::string client_msg_id, Millis timeout,
-                                   bool success_on_io_thread,
-                                   std::function<void(Result<SendResult>)> callback) {
-  std::string topic = header.topic;
-  if (success_on_io_thread) {
-    impl_->remoting_.InvokeAsync(
-        addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_),
-        timeout,
-        [executor = impl_->callbacks_, addr = std::string(addr),
-         broker_name = std::string(broker_name), topic = std::move(topic),
-         client_msg_id = std::move(client_msg_id),
-         callback = std::move(callback)](Result<RemotingCommand> response) mutable {
-          // Called once by the remoting client, so the id and the callback move on.
-          Result<SendResult> result =
-              response.ok() ? ProcessSendResponse(addr, broker_name, topic,
-                                                  std::move(client_msg_id), *response)
-                            : Result<SendResult>(response.status());
-          if (result.ok()) {
-            callback(std::move(result));
-            return;
-          }
-          // A failure may retry, refresh a route or log: on a callback thread, as always.
-          Impl::Dispatch(executor, std::make_shared<Impl::PendingCallback<Result<SendResult>>>(
-                                       Impl::PendingCallback<Result<SendResult>>{
-                                           std::move(callback), std::move(result)}));
-        });
-    return;
-  }
-  impl_->InvokeAsync(
+                                   Millis timeout, bool success_on_io_thread,
+                                   std::unique_ptr<AsyncSendCall> call) {
+  call->addr_ = addr;
+  call->broker_name_ = broker_name;
+  call->success_on_io_thread_ = success_on_io_thread;
+  call->executor_ = impl_->callbacks_;
+  impl_->remoting_.InvokeAsync(
       addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_), timeout,
-      [addr = std::string(addr), broker_name = std::string(broker_name), topic = std::move(topic),
-       client_msg_id = std::move(client_msg_id),
-       callback = std::move(callback)](Result<RemotingCommand> response) mutable {
-        if (!response.ok()) {
-          callback(response.status());
-          return;
-        }
-        // Called once (MQClientAPI::InvokeAsync), so the id moves into the result.
-        callback(ProcessSendResponse(addr, broker_name, topic, std::move(client_msg_id),
-                                     *response));
-      });
+      std::move(call));
+}
+
+void AsyncSendCall::OnResponse(remoting::ResponseHandlerPtr self,
+                               Result<RemotingCommand> response) {
+  std::unique_ptr<AsyncSendCall> call(static_cast<AsyncSendCall*>(self.release()));
+  // The call and its answer (or, on the IO thread's failure path, its result) in one shared
+  // block: the executor's task is a std::function, which must be copyable.
+  struct Pending {
+    std::unique_ptr<AsyncSendCall> call;
+    std::optional<Result<RemotingCommand>> response;
+    std::optional<Result<SendResult>> result;
+  };
+  auto read = [](AsyncSendCall& c, const Result<RemotingCommand>& r) -> Result<SendResult> {
+    if (!r.ok()) return r.status();
+    return ReadSendResponse(c.addr_, c.broker_name_, c.topic, c.client_msg_id, *r);
+  };
+  std::shared_ptr<remoting::ThreadPoolExecutor> executor = executor_;
+  auto pending = std::make_shared<Pending>();
+  if (success_on_io_thread_) {
+    Result<SendResult> result = read(*this, response);
+    if (result.ok()) {
+      OnSendResult(std::move(call), std::move(result));
+      return;
+    }
+    // A failure may retry, refresh a route or log: on a callback thread, as always.
+    pending->result = std::move(result);
+  } else {
+    // The answer is read on the callback thread, as for every other async call.
+    pending->response = std::move(response);
+  }
+  pending->call = std::move(call);
+  auto run = [pending, read] {
+    AsyncSendCall* c = pending->call.get();
+    Result<SendResult> result =
+        pending->result ? std::move(*pending->result) : read(*c, *pending->response);
+    c->OnSendResult(std::move(pending->call), std::move(result));
+  };
+  if (!executor->TryExecute(run)) {
+    GetLogger("client")->warn("callback executor refused a task; running it on the IO thread");
+    run();
+  }
 }
 
 Status MQClientAPI::SendMessageOneway(std::string_view addr,

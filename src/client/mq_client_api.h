@@ -39,6 +39,7 @@
 
 namespace apogee::client {
 
+class AsyncSendCall;  // client/async_send_call.h
 using Millis = std::chrono::milliseconds;
 
 // The StatusCode a broker/NameServer response code maps to. Retriable send codes (Java's
@@ -115,12 +116,14 @@ class MQClientAPI {
   Result<SendResult> SendMessage(std::string_view addr, std::string_view broker_name,
                                  protocol::SendMessageRequestHeader header, std::string body,
                                  std::string client_msg_id, Millis timeout);
-  // `success_on_io_thread`: a successful result goes to `callback` on the IO thread that read
-  // the answer; errors always go through the callback executor.
+  // The async form: `call` (client/async_send_call.h) gets the result through its
+  // OnSendResult, and its topic and client_msg_id make the SendResult. With
+  // `success_on_io_thread` a successful result goes to it on the IO thread that read the
+  // answer; errors always go through the callback executor.
   void SendMessageAsync(std::string_view addr, std::string_view broker_name,
                         protocol::SendMessageRequestHeader header, std::string body,
-                        std::string client_msg_id, Millis timeout, bool success_on_io_thread,
-                        std::function<void(Result<SendResult>)> callback);
+                        Millis timeout, bool success_on_io_thread,
+                        std::unique_ptr<AsyncSendCall> call);
   Status SendMessageOneway(std::string_view addr, protocol::SendMessageRequestHeader header,
                            std::string body, Millis timeout);
   // END_TRANSACTION, oneway as every client sends it.

@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "client/async_send_call.h"
 #include "client/message_convert.h"
 #include "message/message_format.h"
 #include "message/message_id.h"
@@ -36,8 +37,11 @@ int32_t TransactionType(LocalTransactionState state) {
 
 }  // namespace
 
-struct ProducerImpl::AsyncSend {
-  PreparedMessage prepared;
+// One async send, all its attempts: the call object MQClientAPI hands back with each
+// attempt's result (one allocation per send; client/async_send_call.h).
+struct ProducerImpl::AsyncSend final : AsyncSendCall {
+  std::shared_ptr<ProducerImpl> producer;
+  PreparedMessage prepared;  // client_msg_id moved to AsyncSendCall::client_msg_id
   SendCallback callback;
   int64_t begin_ms = 0;
   int32_t attempts_left = 0;
@@ -47,6 +51,11 @@ struct ProducerImpl::AsyncSend {
   std::string brokers_sent;
   std::shared_ptr<const TopicPublishInfo> info;  // null when the queue is fixed
   std::optional<MessageQueue> fixed_mq;
+  // The attempt in flight.
+  MessageQueue mq;
+  int64_t attempt_begin = 0;
+
+  void OnSendResult(std::unique_ptr<AsyncSendCall> self, Result<SendResult> result) override;
 };
 
 ProducerImpl::ProducerImpl(ProducerConfig config) : config_(std::move(config)) {}
@@ -277,7 +286,8 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
     callback(running);
     return;
   }
-  auto state = std::make_shared<AsyncSend>();
+  auto state = std::make_unique<AsyncSend>();
+  state->producer = shared_from_this();
   state->begin_ms = SteadyMillis();
   state->callback = std::move(callback);
   Result<PreparedMessage> prepared =
@@ -287,6 +297,8 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
     return;
   }
   state->prepared = std::move(prepared).value();
+  state->topic = state->prepared.topic;
+  state->client_msg_id = std::move(state->prepared.client_msg_id);
   if (mq != nullptr) {
     if (mq->topic() != msg.topic()) {
       state->callback(Status::InvalidArgument(fmt::format(
@@ -319,10 +331,10 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
   AsyncAttempt(std::move(state));
 }
 
-void ProducerImpl::AsyncAttempt(std::shared_ptr<AsyncSend> state) {
-  MessageQueue mq = state->fixed_mq ? *state->fixed_mq
-                                    : fault_strategy_.SelectOneMessageQueue(*state->info,
-                                                                            state->last_broker);
+void ProducerImpl::AsyncAttempt(std::unique_ptr<AsyncSend> state) {
+  state->mq = state->fixed_mq ? *state->fixed_mq
+                              : fault_strategy_.SelectOneMessageQueue(*state->info,
+                                                                      state->last_broker);
   int64_t cost = SteadyMillis() - state->begin_ms;
   if (cost >= config_.send_msg_timeout_ms) {
     state->callback(Status::Timeout(fmt::format(
@@ -331,30 +343,39 @@ void ProducerImpl::AsyncAttempt(std::shared_ptr<AsyncSend> state) {
     return;
   }
   if (!state->brokers_sent.empty()) state->brokers_sent += ", ";
-  state->brokers_sent += mq.broker_name();
-  Result<std::string> addr = BrokerAddress(mq);
+  state->brokers_sent += state->mq.broker_name();
+  Result<std::string> addr = BrokerAddress(state->mq);
   if (!addr.ok()) {
-    AsyncAttemptFailed(std::move(state), mq, addr.status());
+    AsyncAttemptFailed(std::move(state), addr.status());
     return;
   }
-  int64_t attempt_begin = SteadyMillis();
-  instance_->api().SendMessageAsync(
-      *addr, mq.broker_name(), BuildSendHeader(state->prepared, config_, mq, NowMillis()),
-      state->prepared.body, state->prepared.client_msg_id,
-      milliseconds(config_.send_msg_timeout_ms - cost), config_.async_send_callback_on_io_thread,
-      [self = shared_from_this(), state, mq, attempt_begin](Result<SendResult> result) mutable {
-        int64_t elapsed = SteadyMillis() - attempt_begin;
-        self->fault_strategy_.UpdateFaultItem(mq.broker_name(), elapsed, !result.ok());
-        if (result.ok()) {
-          state->callback(std::move(result));
-        } else {
-          self->AsyncAttemptFailed(std::move(state), mq, result.status());
-        }
-      });
+  state->attempt_begin = SteadyMillis();
+  // Taken before the call moves: the arguments' order of evaluation is unspecified.
+  protocol::SendMessageRequestHeader header =
+      BuildSendHeader(state->prepared, config_, state->mq, NowMillis());
+  std::string body = state->prepared.body;
+  std::string_view broker_name = state->mq.broker_name();  // copied before the call goes
+  instance_->api().SendMessageAsync(*addr, broker_name, std::move(header), std::move(body),
+                                    milliseconds(config_.send_msg_timeout_ms - cost),
+                                    config_.async_send_callback_on_io_thread, std::move(state));
 }
 
-void ProducerImpl::AsyncAttemptFailed(std::shared_ptr<AsyncSend> state, const MessageQueue& mq,
-                                      const Status& error) {
+void ProducerImpl::AsyncSend::OnSendResult(std::unique_ptr<AsyncSendCall> self,
+                                           Result<SendResult> result) {
+  std::unique_ptr<AsyncSend> state(static_cast<AsyncSend*>(self.release()));
+  int64_t elapsed = SteadyMillis() - attempt_begin;
+  producer->fault_strategy_.UpdateFaultItem(mq.broker_name(), elapsed, !result.ok());
+  if (result.ok()) {
+    callback(std::move(result));
+    return;
+  }
+  // The state may hold the last reference to the producer; it outlives the call.
+  std::shared_ptr<ProducerImpl> keep = producer;
+  keep->AsyncAttemptFailed(std::move(state), result.status());
+}
+
+void ProducerImpl::AsyncAttemptFailed(std::unique_ptr<AsyncSend> state, const Status& error) {
+  const MessageQueue& mq = state->mq;
   state->last_broker = mq.broker_name();
   if (state->attempts_left > 0 && IsRetriableSendError(error) && running_) {
     --state->attempts_left;

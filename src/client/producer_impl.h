@@ -67,10 +67,10 @@ class ProducerImpl final : public ProducerInner, public std::enable_shared_from_
   // After a send failed on a dead or fenced broker: re-reads the topic's route now.
   void RefreshRouteAfterBrokerFailure(const Status& error, const std::string& topic);
   Result<std::string> BrokerAddress(const MessageQueue& mq);
-  void AsyncAttempt(std::shared_ptr<AsyncSend> state);
-  // A failed attempt: another one when retriable and attempts are left, else the callback.
-  void AsyncAttemptFailed(std::shared_ptr<AsyncSend> state, const MessageQueue& mq,
-                          const Status& error);
+  void AsyncAttempt(std::unique_ptr<AsyncSend> state);
+  // A failed attempt at state->mq: another one when retriable and attempts are left, else
+  // the callback.
+  void AsyncAttemptFailed(std::unique_ptr<AsyncSend> state, const Status& error);
   Status EndTransaction(const SendResult& result, LocalTransactionState state,
                         const std::string& remark);
 

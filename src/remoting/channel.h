@@ -24,6 +24,24 @@ namespace apogee::remoting {
 // Gets the response, or Timeout / Unavailable (connection closed, not connected) with
 // the address and request code in the message.
 using ResponseCallback = std::function<void(Result<protocol::RemotingCommand>)>;
+// ResponseCallback as one object the caller allocates with what it needs for the answer (a
+// producer's whole async send), where a std::function would be one more allocation per call
+// beside the caller's own state. The pending request owns it and hands that ownership back
+// with the answer, so the caller may keep the object for another call (a retry).
+class ResponseHandler {
+ public:
+  virtual ~ResponseHandler() = default;
+  // Called exactly once per call it was given to; `self` owns this object.
+  virtual void OnResponse(std::unique_ptr<ResponseHandler> self,
+                          Result<protocol::RemotingCommand> response) = 0;
+  // Runs `handler`'s OnResponse with `handler` as its owner.
+  static void Deliver(std::unique_ptr<ResponseHandler> handler,
+                      Result<protocol::RemotingCommand> response) {
+    ResponseHandler* raw = handler.get();
+    raw->OnResponse(std::move(handler), std::move(response));
+  }
+};
+using ResponseHandlerPtr = std::unique_ptr<ResponseHandler>;
 // Gets OK once the frame was handed to the socket, or the reason it was not.
 using WriteCallback = std::function<void(Status)>;
 

@@ -362,7 +362,15 @@ void Connection::OnResponse(RemotingCommand response) {
   PendingRequest pending = std::move(it->second);
   pending_.erase(it);
   pending.timer->cancel();
-  pending.callback(std::move(response));
+  pending.Complete(std::move(response));
+}
+
+void Connection::PendingRequest::Complete(Result<RemotingCommand> response) {
+  if (handler) {
+    ResponseHandler::Deliver(std::move(handler), std::move(response));
+  } else {
+    callback(std::move(response));
+  }
 }
 
 // ---- writing ----
@@ -518,7 +526,7 @@ void Connection::OnRequestTimeout(int32_t opaque) {
   if (it == pending_.end()) return;
   PendingRequest pending = std::move(it->second);
   pending_.erase(it);
-  pending.callback(Status::Timeout(fmt::format("request code {} to {} timed out after {} ms",
+  pending.Complete(Status::Timeout(fmt::format("request code {} to {} timed out after {} ms",
                                                pending.code, remote_address_,
                                                pending.reported_timeout.count())));
 }
@@ -531,20 +539,30 @@ void Connection::InvokeAsync(RemotingCommand request, std::chrono::milliseconds 
 void Connection::InvokeAsyncWithin(RemotingCommand request, std::chrono::milliseconds timeout,
                                    std::chrono::milliseconds reported_timeout,
                                    ResponseCallback callback) {
+  SendTwoWay(std::move(request), PendingRequest{.timeout = timeout,
+                                                .reported_timeout = reported_timeout,
+                                                .callback = std::move(callback)});
+}
+
+void Connection::InvokeAsyncWithin(RemotingCommand request, std::chrono::milliseconds timeout,
+                                   std::chrono::milliseconds reported_timeout,
+                                   ResponseHandlerPtr handler) {
+  SendTwoWay(std::move(request), PendingRequest{.timeout = timeout,
+                                                .reported_timeout = reported_timeout,
+                                                .handler = std::move(handler)});
+}
+
+void Connection::SendTwoWay(RemotingCommand request, PendingRequest pending) {
   request.opaque = NextOpaque();
   request.flag = 0;
   int32_t opaque = request.opaque;
-  PendingRequest pending;
   pending.code = request.code;
-  pending.timeout = timeout;
-  pending.reported_timeout = reported_timeout;
-  pending.callback = std::move(callback);
   // Encode on the caller's thread; only queueing happens on the IO thread.
   OutgoingFrame frame = MakeFrame(request, nullptr);
   asio::post(*context_, [self = shared_from_this(), opaque, pending = std::move(pending),
                          frame = std::move(frame)]() mutable {
     if (self->closed_on_io_) {
-      pending.callback(Status::Unavailable(fmt::format(
+      pending.Complete(Status::Unavailable(fmt::format(
           "connection to {} is closed; request code {} not sent", self->remote_address_, pending.code)));
       return;
     }
@@ -760,7 +778,7 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
   pending_.clear();
   for (auto& [opaque, request] : pending) {
     request.timer->cancel();
-    request.callback(Status::Unavailable(
+    request.Complete(Status::Unavailable(
         fmt::format("connection to {} closed ({}) before the response to request code {} arrived",
                     remote_address_, reason, request.code)));
   }

@@ -116,6 +116,9 @@ class Connection final : public Channel,
   // budget, of which connecting used a part).
   void InvokeAsyncWithin(protocol::RemotingCommand request, std::chrono::milliseconds timeout,
                          std::chrono::milliseconds reported_timeout, ResponseCallback callback);
+  // As above, with the answer going to `handler` (no std::function per call).
+  void InvokeAsyncWithin(protocol::RemotingCommand request, std::chrono::milliseconds timeout,
+                         std::chrono::milliseconds reported_timeout, ResponseHandlerPtr handler);
   Result<protocol::RemotingCommand> InvokeSync(protocol::RemotingCommand request,
                                                std::chrono::milliseconds timeout) override;
   void InvokeOneway(protocol::RemotingCommand request, WriteCallback on_written) override;
@@ -142,12 +145,17 @@ class Connection final : public Channel,
     int32_t code = 0;
     std::chrono::milliseconds timeout{0};
     std::chrono::milliseconds reported_timeout{0};
+    // One of the two is set.
     ResponseCallback callback;
+    ResponseHandlerPtr handler;
     std::unique_ptr<boost::asio::steady_timer> timer;
+    void Complete(Result<protocol::RemotingCommand> response);
   };
 
   static OutgoingFrame MakeFrame(const protocol::RemotingCommand& command, WriteCallback on_written);
   int32_t NextOpaque();
+  // Both InvokeAsyncWithin: encodes here, registers `pending` and queues on the IO thread.
+  void SendTwoWay(protocol::RemotingCommand request, PendingRequest pending);
 
   // Where the connection is: deciding plain or TLS (permissive/enforcing server),
   // handshaking, or carrying frames.

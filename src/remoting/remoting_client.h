@@ -74,6 +74,9 @@ class RemotingClient {
   // Sends `request`; `callback` runs exactly once, on an IO thread.
   void InvokeAsync(std::string_view address, protocol::RemotingCommand request,
                    std::chrono::milliseconds timeout, ResponseCallback callback);
+  // As above, the answer going to `handler` (ResponseHandler: one object per call).
+  void InvokeAsync(std::string_view address, protocol::RemotingCommand request,
+                   std::chrono::milliseconds timeout, ResponseHandlerPtr handler);
   // Sends `request` with the oneway flag and waits until it is written to the socket
   // (Java's invokeOneway also waits for the write), at most `timeout`.
   Status InvokeOneway(std::string_view address, protocol::RemotingCommand request,

@@ -8,6 +8,7 @@
 #include <future>
 
 #include "acl/signature.h"
+#include "client/async_send_call.h"
 #include "fake_servers.h"
 #include "protocol/client_headers.h"
 #include "protocol/send_headers.h"
@@ -279,6 +280,24 @@ TEST(MQClientAPITest, SendStatusesAndErrorsFromResponseCodes) {
   EXPECT_EQ(StatusForResponseCode(9999), StatusCode::kAborted);
 }
 
+// An AsyncSendCall that hands its result to a function.
+class FunctionSendCall final : public AsyncSendCall {
+ public:
+  FunctionSendCall(std::string id, std::function<void(Result<SendResult>)> done)
+      : done_(std::move(done)) {
+    topic = "T";
+    client_msg_id = std::move(id);
+  }
+  void OnSendResult(std::unique_ptr<AsyncSendCall> self, Result<SendResult> result) override {
+    auto done = std::move(done_);
+    self.reset();
+    done(std::move(result));
+  }
+
+ private:
+  std::function<void(Result<SendResult>)> done_;
+};
+
 // With success_on_io_thread a successful answer is delivered on the IO thread (where a sync
 // call is refused), a failed one still on a callback thread (where it works), and a malformed
 // answer is a failure, never a crash.
@@ -310,13 +329,14 @@ TEST(MQClientAPITest, AsyncSendSuccessCanRunOnTheIoThreadAndFailuresNever) {
   // Each callback reports its result and whether a sync call worked on its thread.
   auto send = [&](std::string id) {
     std::promise<std::pair<Result<SendResult>, Status>> done;
-    api.SendMessageAsync(broker.addr(), "b", header, "x", std::move(id), milliseconds(2000),
-                         /*success_on_io_thread=*/true, [&](Result<SendResult> r) {
+    api.SendMessageAsync(broker.addr(), "b", header, "x", milliseconds(2000),
+                         /*success_on_io_thread=*/true,
+                         std::make_unique<FunctionSendCall>(std::move(id), [&](Result<SendResult> r) {
                            auto again = api.InvokeSync(broker.addr(),
                                                        RemotingCommand::MakeRequest(rc::kHeartBeat),
                                                        milliseconds(2000));
                            done.set_value({std::move(r), again.status()});
-                         });
+                         }));
     return done.get_future().get();
   };
   auto [ok, ok_sync] = send("U");
@@ -344,13 +364,14 @@ TEST(MQClientAPITest, AsyncSendCallbackRunsOffTheIoThread) {
   header.producer_group = "G";
   header.topic = "T";
   std::promise<Result<SendResult>> done;
-  api.SendMessageAsync(broker.addr(), "b", header, "x", "U", milliseconds(2000),
-                       /*success_on_io_thread=*/false, [&](Result<SendResult> r) {
+  api.SendMessageAsync(broker.addr(), "b", header, "x", milliseconds(2000),
+                       /*success_on_io_thread=*/false,
+                       std::make_unique<FunctionSendCall>("U", [&](Result<SendResult> r) {
                          // A sync call from the callback must work (not on an IO thread).
                          auto again = api.SendMessage(broker.addr(), "b", header, "y", "V",
                                                       milliseconds(2000));
                          done.set_value(again.ok() ? std::move(r) : again.status());
-                       });
+                       }));
   auto result = done.get_future().get();
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->msg_id, "U");

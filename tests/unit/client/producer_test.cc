@@ -257,14 +257,26 @@ TEST_F(ProducerTest, AsyncSendAndAsyncRetry) {
   });
   Producer producer(Config());
   ASSERT_TRUE(producer.Start().ok());
-  for (int i = 0; i < 4; ++i) {
-    std::promise<Result<SendResult>> done;
-    producer.SendAsync(Message("T", "x"), [&](Result<SendResult> r) { done.set_value(std::move(r)); });
-    auto future = done.get_future();
-    ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
-    auto result = future.get();
-    ASSERT_TRUE(result.ok()) << result.status().ToString();
-    EXPECT_EQ(result->message_queue.broker_name(), "broker-b");
+  // The second producer has successes delivered on the IO thread (failures never are).
+  ProducerConfig on_io_config = Config("P-io");
+  on_io_config.async_send_callback_on_io_thread = true;
+  Producer on_io(on_io_config);
+  ASSERT_TRUE(on_io.Start().ok());
+  for (Producer* p : {&producer, &on_io}) {
+    for (int i = 0; i < 4; ++i) {
+      std::promise<Result<SendResult>> done;
+      p->SendAsync(Message("T", "x"), [&](Result<SendResult> r) { done.set_value(std::move(r)); });
+      auto future = done.get_future();
+      ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+      auto result = future.get();
+      ASSERT_TRUE(result.ok()) << result.status().ToString();
+      EXPECT_EQ(result->message_queue.broker_name(), "broker-b");
+      // The UNIQ_KEY the retry carried is the msg_id reported, after a failed attempt too.
+      auto sent = broker_b_.Requests(rc::kSendMessageV2).back();
+      ASSERT_EQ(result->msg_id.size(), 32u) << result->msg_id;
+      EXPECT_NE(std::string(sent.ext_fields.Get("i").value_or("")).find(result->msg_id),
+                std::string::npos);
+    }
   }
   std::promise<Result<SendResult>> bad;
   producer.SendAsync(Message("", "x"), [&](Result<SendResult> r) { bad.set_value(std::move(r)); });

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <atomic>
 #include <future>
 #include <thread>
 
@@ -216,6 +217,66 @@ TEST_F(RemotingClientTest, ShutdownFailsPendingCalls) {
   auto r = done.get_future().get();
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+}
+
+// A ResponseHandler that counts its deliveries and hands the answer to a promise; it is
+// destroyed with the `self` it is given, which the test sees through `destroyed`.
+class PromiseHandler final : public ResponseHandler {
+ public:
+  PromiseHandler(std::promise<Result<RemotingCommand>>* done, std::atomic<int>* destroyed)
+      : done_(done), destroyed_(destroyed) {}
+  ~PromiseHandler() override { destroyed_->fetch_add(1); }
+  void OnResponse(std::unique_ptr<ResponseHandler> self,
+                  Result<RemotingCommand> response) override {
+    EXPECT_EQ(self.get(), this);
+    done_->set_value(std::move(response));
+  }
+
+ private:
+  std::promise<Result<RemotingCommand>>* done_;
+  std::atomic<int>* destroyed_;
+};
+
+// The handler form of InvokeAsync: delivered once with the answer while connecting (the
+// first call) and on the open connection, with a timeout, and with the close of the
+// connection; the handler is owned by the call until then and freed after.
+TEST_F(RemotingClientTest, HandlerGetsAnswerTimeoutAndCloseOnce) {
+  std::promise<void> answered_two;
+  ScriptedServer server;
+  server.Run([&](tcp::socket& socket) {
+    for (int i = 0; i < 2; ++i) {
+      auto request = ScriptedServer::Read(socket);
+      ASSERT_TRUE(request.has_value());
+      ScriptedServer::Write(socket, RemotingCommand::MakeResponse(*request, 0, "r" + std::to_string(i)));
+    }
+    ScriptedServer::Read(socket);  // the third is never answered (it times out)
+    ScriptedServer::Read(socket);  // the fourth neither: the client closes
+  });
+  std::atomic<int> destroyed{0};
+  auto call = [&](milliseconds timeout) {
+    std::promise<Result<RemotingCommand>> done;
+    auto future = done.get_future();
+    client_.InvokeAsync(server.address(), Request(105), timeout,
+                        std::make_unique<PromiseHandler>(&done, &destroyed));
+    return future.get();
+  };
+  auto first = call(milliseconds(3000));  // no connection yet
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->remark, "r0");
+  auto second = call(milliseconds(3000));  // the open connection
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ(second->remark, "r1");
+  auto third = call(milliseconds(200));
+  ASSERT_FALSE(third.ok());
+  EXPECT_EQ(third.status().code(), StatusCode::kTimeout) << third.status().ToString();
+  std::promise<Result<RemotingCommand>> fourth;
+  client_.InvokeAsync(server.address(), Request(105), milliseconds(30000),
+                      std::make_unique<PromiseHandler>(&fourth, &destroyed));
+  client_.CloseChannel(server.address());
+  auto closed = fourth.get_future().get();
+  ASSERT_FALSE(closed.ok());
+  EXPECT_EQ(closed.status().code(), StatusCode::kUnavailable) << closed.status().ToString();
+  EXPECT_TRUE(WaitFor([&] { return destroyed.load() == 4; })) << destroyed.load();
 }
 
 }  // namespace
