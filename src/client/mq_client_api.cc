@@ -403,23 +403,25 @@ Result<protocol::TopicRouteData> MQClientAPI::GetTopicRouteInfoFromNameServer(st
   return route;
 }
 
-RemotingCommand MakeSendRequest(protocol::SendMessageRequestHeader header, std::string body,
+RemotingCommand MakeSendRequest(const protocol::SendMessageRequestHeader& header, std::string body,
                                 SendHeaderForm form) {
   const int32_t code = header.batch ? rc::kSendBatchMessage : rc::kSendMessageV2;
-  protocol::SendMessageRequestHeaderV2 v2;
-  static_cast<protocol::SendMessageRequestHeader&>(v2) = std::move(header);
   RemotingCommand request;
   if (form == SendHeaderForm::kJsonMembers) {
     // 13 ExtFields::Set with a string per value, then the encode of the map, cost about 8k
-    // instructions per send (callgrind, docs/benchmarks.md); this is one string.
+    // instructions per send (callgrind, docs/benchmarks.md); this is one string, written
+    // from the header as it is (no V2 copy of its strings).
     request = RemotingCommand::MakeRequest(code);
     request.has_ext_fields = true;
-    request.json_ext_fields.reserve(kSendHeaderJsonOverhead + v2.producer_group.size() +
-                                    v2.topic.size() + v2.default_topic.size() +
-                                    (v2.properties ? v2.properties->size() : 0) +
-                                    (v2.broker_name ? v2.broker_name->size() : 0));
-    protocol::HeaderToJsonExtFields(v2, &request.json_ext_fields);
+    request.json_ext_fields.reserve(kSendHeaderJsonOverhead + header.producer_group.size() +
+                                    header.topic.size() + header.default_topic.size() +
+                                    (header.properties ? header.properties->size() : 0) +
+                                    (header.broker_name ? header.broker_name->size() : 0));
+    protocol::HeaderToJsonExtFieldsAs<protocol::SendMessageRequestHeaderV2>(
+        header, &request.json_ext_fields);
   } else {
+    protocol::SendMessageRequestHeaderV2 v2;
+    static_cast<protocol::SendMessageRequestHeader&>(v2) = header;
     request = MakeRequest(code, v2);
   }
   request.body = std::move(body);
@@ -427,29 +429,28 @@ RemotingCommand MakeSendRequest(protocol::SendMessageRequestHeader header, std::
 }
 
 Result<SendResult> MQClientAPI::SendMessage(std::string_view addr, std::string_view broker_name,
-                                            protocol::SendMessageRequestHeader header,
+                                            const protocol::SendMessageRequestHeader& header,
                                             std::string body, std::string client_msg_id,
                                             Millis timeout) {
-  std::string topic = header.topic;
   APOGEE_ASSIGN_OR_RETURN(
       RemotingCommand response,
       impl_->remoting_.InvokeSync(
-          addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_),
-          timeout));
-  return ProcessSendResponse(addr, broker_name, topic, std::move(client_msg_id), response);
+          addr, MakeSendRequest(header, std::move(body), impl_->send_header_form_), timeout));
+  return ProcessSendResponse(addr, broker_name, header.topic, std::move(client_msg_id), response);
 }
 
 void MQClientAPI::SendMessageAsync(std::string_view addr, std::string_view broker_name,
-                                   protocol::SendMessageRequestHeader header, std::string body,
+                                   const protocol::SendMessageRequestHeader& header,
+                                   std::string body,
                                    Millis timeout, bool success_on_io_thread,
                                    std::unique_ptr<AsyncSendCall> call) {
   call->addr_ = addr;
   call->broker_name_ = broker_name;
   call->success_on_io_thread_ = success_on_io_thread;
   call->executor_ = impl_->callbacks_;
-  impl_->remoting_.InvokeAsync(
-      addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_), timeout,
-      std::move(call));
+  // Made before the call goes: `header` and `broker_name` may belong to it.
+  RemotingCommand request = MakeSendRequest(header, std::move(body), impl_->send_header_form_);
+  impl_->remoting_.InvokeAsync(addr, std::move(request), timeout, std::move(call));
 }
 
 void AsyncSendCall::OnResponse(remoting::ResponseHandlerPtr self,
@@ -494,10 +495,10 @@ void AsyncSendCall::OnResponse(remoting::ResponseHandlerPtr self,
 }
 
 Status MQClientAPI::SendMessageOneway(std::string_view addr,
-                                      protocol::SendMessageRequestHeader header, std::string body,
-                                      Millis timeout) {
+                                      const protocol::SendMessageRequestHeader& header,
+                                      std::string body, Millis timeout) {
   return impl_->remoting_.InvokeOneway(
-      addr, MakeSendRequest(std::move(header), std::move(body), impl_->send_header_form_), timeout);
+      addr, MakeSendRequest(header, std::move(body), impl_->send_header_form_), timeout);
 }
 
 Status MQClientAPI::EndTransactionOneway(std::string_view addr,

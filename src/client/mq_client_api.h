@@ -111,20 +111,20 @@ class MQClientAPI {
 
   // ---- producer -> broker ----
   // SEND_MESSAGE_V2 (SEND_BATCH_MESSAGE when header.batch), V2 header. `client_msg_id` is
-  // what SendResult.msg_id reports (the UNIQ_KEY, comma-joined for a batch). The header is
-  // taken by value: its strings move into the request (a send builds a header per attempt).
+  // what SendResult.msg_id reports (the UNIQ_KEY, comma-joined for a batch). The header's
+  // members are written into the request as they are (no copy).
   Result<SendResult> SendMessage(std::string_view addr, std::string_view broker_name,
-                                 protocol::SendMessageRequestHeader header, std::string body,
+                                 const protocol::SendMessageRequestHeader& header, std::string body,
                                  std::string client_msg_id, Millis timeout);
   // The async form: `call` (client/async_send_call.h) gets the result through its
   // OnSendResult, and its topic and client_msg_id make the SendResult. With
   // `success_on_io_thread` a successful result goes to it on the IO thread that read the
   // answer; errors always go through the callback executor.
   void SendMessageAsync(std::string_view addr, std::string_view broker_name,
-                        protocol::SendMessageRequestHeader header, std::string body,
+                        const protocol::SendMessageRequestHeader& header, std::string body,
                         Millis timeout, bool success_on_io_thread,
                         std::unique_ptr<AsyncSendCall> call);
-  Status SendMessageOneway(std::string_view addr, protocol::SendMessageRequestHeader header,
+  Status SendMessageOneway(std::string_view addr, const protocol::SendMessageRequestHeader& header,
                            std::string body, Millis timeout);
   // END_TRANSACTION, oneway as every client sends it.
   Status EndTransactionOneway(std::string_view addr,
@@ -186,7 +186,7 @@ class MQClientAPI {
 enum class SendHeaderForm { kExtFieldsMap, kJsonMembers };
 
 // The SEND_MESSAGE_V2 (SEND_BATCH_MESSAGE when header.batch) request for `header` and `body`.
-protocol::RemotingCommand MakeSendRequest(protocol::SendMessageRequestHeader header,
+protocol::RemotingCommand MakeSendRequest(const protocol::SendMessageRequestHeader& header,
                                           std::string body, SendHeaderForm form);
 
 // The SendResult for a send response (Java's processSendResponse): codes 0/10/12/11 are

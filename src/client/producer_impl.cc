@@ -41,7 +41,10 @@ int32_t TransactionType(LocalTransactionState state) {
 // attempt's result (one allocation per send; client/async_send_call.h).
 struct ProducerImpl::AsyncSend final : AsyncSendCall {
   std::shared_ptr<ProducerImpl> producer;
-  PreparedMessage prepared;  // client_msg_id moved to AsyncSendCall::client_msg_id
+  // Its topic and properties moved into `header`, its client_msg_id into AsyncSendCall's.
+  PreparedMessage prepared;
+  // Built once; SetSendAttempt per attempt.
+  protocol::SendMessageRequestHeader header;
   SendCallback callback;
   int64_t begin_ms = 0;
   int32_t attempts_left = 0;
@@ -299,6 +302,7 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
   state->prepared = std::move(prepared).value();
   state->topic = state->prepared.topic;
   state->client_msg_id = std::move(state->prepared.client_msg_id);
+  state->header = BuildSendHeader(std::move(state->prepared), config_, MessageQueue(), 0);
   if (mq != nullptr) {
     if (mq->topic() != msg.topic()) {
       state->callback(Status::InvalidArgument(fmt::format(
@@ -307,7 +311,7 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
     }
     state->fixed_mq = *mq;
   } else {
-    auto info = instance_->TryToFindTopicPublishInfo(state->prepared.topic,
+    auto info = instance_->TryToFindTopicPublishInfo(state->topic,
                                                      config_.default_topic_queue_nums);
     if (!info.ok()) {
       state->callback(info.status());
@@ -320,7 +324,7 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
       if (std::find(mqs.begin(), mqs.end(), chosen) == mqs.end()) {
         state->callback(Status::InvalidArgument(fmt::format(
             "the selector chose {}, which is not one of the {} writable queues of topic {}",
-            chosen.ToString(), mqs.size(), state->prepared.topic)));
+            chosen.ToString(), mqs.size(), state->topic)));
         return;
       }
       state->fixed_mq = chosen;
@@ -339,7 +343,7 @@ void ProducerImpl::AsyncAttempt(std::unique_ptr<AsyncSend> state) {
   if (cost >= config_.send_msg_timeout_ms) {
     state->callback(Status::Timeout(fmt::format(
         "async send call timeout: the {} ms budget was spent, Topic: {}, BrokersSent: [{}]",
-        config_.send_msg_timeout_ms, state->prepared.topic, state->brokers_sent)));
+        config_.send_msg_timeout_ms, state->topic, state->brokers_sent)));
     return;
   }
   if (!state->brokers_sent.empty()) state->brokers_sent += ", ";
@@ -350,12 +354,13 @@ void ProducerImpl::AsyncAttempt(std::unique_ptr<AsyncSend> state) {
     return;
   }
   state->attempt_begin = SteadyMillis();
-  // Taken before the call moves: the arguments' order of evaluation is unspecified.
-  protocol::SendMessageRequestHeader header =
-      BuildSendHeader(state->prepared, config_, state->mq, NowMillis());
+  SetSendAttempt(state->mq, NowMillis(), &state->header);
+  // Taken before the call moves: the arguments' order of evaluation is unspecified. Both
+  // are read before the call leaves SendMessageAsync.
+  const protocol::SendMessageRequestHeader& header = state->header;
   std::string body = state->prepared.body;
-  std::string_view broker_name = state->mq.broker_name();  // copied before the call goes
-  instance_->api().SendMessageAsync(*addr, broker_name, std::move(header), std::move(body),
+  std::string_view broker_name = state->mq.broker_name();
+  instance_->api().SendMessageAsync(*addr, broker_name, header, std::move(body),
                                     milliseconds(config_.send_msg_timeout_ms - cost),
                                     config_.async_send_callback_on_io_thread, std::move(state));
 }

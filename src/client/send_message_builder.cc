@@ -150,25 +150,47 @@ Result<PreparedMessage> PrepareBatch(const std::vector<Message>& msgs, const Pro
   return prepared;
 }
 
-protocol::SendMessageRequestHeader BuildSendHeader(const PreparedMessage& prepared,
-                                                   const ProducerConfig& config,
-                                                   const MessageQueue& mq, int64_t now_ms) {
+namespace {
+
+// Both BuildSendHeader: `Prepared` is PreparedMessage const& (copies) or PreparedMessage (moves).
+template <typename Prepared>
+protocol::SendMessageRequestHeader MakeSendHeader(Prepared&& prepared, const ProducerConfig& config,
+                                                  const MessageQueue& mq, int64_t now_ms) {
   protocol::SendMessageRequestHeader header;
   header.producer_group = config.group_name;
-  header.topic = prepared.topic;
+  header.topic = std::forward<Prepared>(prepared).topic;
   header.default_topic = config.create_topic_key;
   header.default_topic_queue_nums = config.default_topic_queue_nums;
-  header.queue_id = mq.queue_id();
   header.sys_flag = prepared.sys_flag;
-  header.born_timestamp = now_ms;
   header.flag = prepared.flag;
-  header.properties = prepared.properties;
+  header.properties = std::forward<Prepared>(prepared).properties;
   header.reconsume_times = prepared.reconsume_times.value_or(0);
   header.unit_mode = config.unit_mode;
   header.batch = prepared.batch;
   header.max_reconsume_times = prepared.max_reconsume_times;
-  header.broker_name = mq.broker_name();
+  SetSendAttempt(mq, now_ms, &header);
   return header;
+}
+
+}  // namespace
+
+protocol::SendMessageRequestHeader BuildSendHeader(const PreparedMessage& prepared,
+                                                   const ProducerConfig& config,
+                                                   const MessageQueue& mq, int64_t now_ms) {
+  return MakeSendHeader(prepared, config, mq, now_ms);
+}
+
+protocol::SendMessageRequestHeader BuildSendHeader(PreparedMessage&& prepared,
+                                                   const ProducerConfig& config,
+                                                   const MessageQueue& mq, int64_t now_ms) {
+  return MakeSendHeader(std::move(prepared), config, mq, now_ms);
+}
+
+void SetSendAttempt(const MessageQueue& mq, int64_t now_ms,
+                    protocol::SendMessageRequestHeader* header) {
+  header->queue_id = mq.queue_id();
+  header->born_timestamp = now_ms;
+  header->broker_name = mq.broker_name();
 }
 
 bool IsRetriableSendError(const Status& status) {

@@ -55,6 +55,13 @@ Result<PreparedMessage> PrepareBatch(const std::vector<Message>& msgs, const Pro
 protocol::SendMessageRequestHeader BuildSendHeader(const PreparedMessage& prepared,
                                                    const ProducerConfig& config,
                                                    const MessageQueue& mq, int64_t now_ms);
+// The same, with `prepared`'s topic and properties moved into it: for a send that keeps
+// its header for all its attempts (SetSendAttempt) instead of its PreparedMessage.
+protocol::SendMessageRequestHeader BuildSendHeader(PreparedMessage&& prepared,
+                                                   const ProducerConfig& config,
+                                                   const MessageQueue& mq, int64_t now_ms);
+// What differs between two attempts of one send: the queue, its broker, the born timestamp.
+void SetSendAttempt(const MessageQueue& mq, int64_t now_ms, protocol::SendMessageRequestHeader* header);
 
 // Whether a failed send attempt is worth retrying on another broker (Java retries
 // remoting errors, a missing broker address, and the broker codes in retryResponseCodes).

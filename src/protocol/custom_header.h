@@ -176,16 +176,25 @@ void HeaderToExtFields(const H& header, ExtFields* fields) {
       H::Fields());
 }
 
+// HeaderToJsonExtFields with the field list of `Layout` read from `header`, a base of
+// Layout that has all its members: a V2 send header's keys written from the V1 struct it
+// extends, with no copy of the header into a V2 one.
+template <typename Layout, typename H>
+void HeaderToJsonExtFieldsAs(const H& header, std::string* out) {
+  static_assert(std::is_base_of_v<H, Layout>);
+  std::apply(
+      [&](const auto&... field) {
+        (custom_header_internal::WriteJsonField(header, field, out), ...);
+      },
+      Layout::Fields());
+}
+
 // The members HeaderToExtFields puts into an empty ExtFields, in the same order, appended to
 // `out` (empty or holding earlier members) as the JSON header encoder would write them: for
 // RemotingCommand::json_ext_fields, when nothing reads the request's fields back.
 template <typename H>
 void HeaderToJsonExtFields(const H& header, std::string* out) {
-  std::apply(
-      [&](const auto&... field) {
-        (custom_header_internal::WriteJsonField(header, field, out), ...);
-      },
-      H::Fields());
+  HeaderToJsonExtFieldsAs<H>(header, out);
 }
 
 // Java's decodeCommandCustomHeader: when the command carried no extFields at all, the

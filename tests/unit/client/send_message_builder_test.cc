@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "client/mq_client_api.h"
 #include "message/batch.h"
 #include "message/compression.h"
 #include "message/message_format.h"
@@ -158,6 +159,44 @@ TEST(BuildSendHeaderTest, CarriesEveryField) {
   EXPECT_EQ(header.properties, prepared->properties);
   EXPECT_EQ(header.broker_name, "broker-a");
   EXPECT_FALSE(header.batch);
+}
+
+// An async send builds its header once, moving the prepared message's topic and properties
+// into it, and sets each attempt's queue, broker and time: every attempt's header must be the
+// one BuildSendHeader makes for it (a retried %RETRY% message and a batch too), and its frame
+// the same bytes.
+TEST(BuildSendHeaderTest, BuiltOnceAndSetPerAttemptEqualsBuiltPerAttempt) {
+  Message retry("%RETRY%G", "tag", "b");
+  retry.PutProperty(message::kPropertyReconsumeTime, "3");
+  retry.PutProperty(message::kPropertyMaxReconsumeTimes, "16");
+  std::vector<Result<PreparedMessage>> cases;
+  cases.push_back(PrepareMessage(Message("T", "tag", "b"), Config(), Ids()));
+  cases.push_back(PrepareMessage(retry, Config(), Ids()));
+  cases.push_back(PrepareBatch({Message("T", "a", "1"), Message("T", "b", "2")}, Config(), Ids()));
+  for (Result<PreparedMessage>& prepared : cases) {
+    ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+    const PreparedMessage original = *prepared;
+    protocol::SendMessageRequestHeader kept =
+        BuildSendHeader(std::move(*prepared), Config(), MessageQueue(), 0);
+    EXPECT_EQ(prepared->body, original.body);  // only the topic and properties move
+    for (const MessageQueue& mq : {MessageQueue(original.topic, "broker-a", 3),
+                                   MessageQueue(original.topic, "broker-bb", 0)}) {
+      SetSendAttempt(mq, 1764744000123, &kept);
+      protocol::SendMessageRequestHeader fresh =
+          BuildSendHeader(original, Config(), mq, 1764744000123);
+      std::string kept_frame;
+      std::string fresh_frame;
+      for (SendHeaderForm form : {SendHeaderForm::kJsonMembers, SendHeaderForm::kExtFieldsMap}) {
+        protocol::EncodeCommand(MakeSendRequest(kept, original.body, form), &kept_frame);
+        protocol::EncodeCommand(MakeSendRequest(fresh, original.body, form), &fresh_frame);
+      }
+      EXPECT_EQ(kept_frame, fresh_frame) << original.topic << " " << mq.ToString();
+      EXPECT_EQ(kept.properties, original.properties);
+      EXPECT_EQ(kept.reconsume_times, fresh.reconsume_times);
+      EXPECT_EQ(kept.max_reconsume_times, fresh.max_reconsume_times);
+      EXPECT_EQ(kept.batch, fresh.batch);
+    }
+  }
 }
 
 TEST(IsRetriableSendErrorTest, MatchesJavaRetryCodes) {
