@@ -31,12 +31,13 @@ std::string SignedContent(const protocol::RemotingCommand& request) {
   // every RocketMQ header that is byte order.
   std::sort(entries.begin(), entries.end(),
             [](const auto* a, const auto* b) { return a->first < b->first; });
-  size_t size = request.body.size();
+  size_t size = request.body.size() + request.borrowed_body.size();
   for (const auto* e : entries) size += e->second.size();
   std::string content;
   content.reserve(size);
   for (const auto* e : entries) content += e->second;
   content += request.body;
+  content += request.borrowed_body;  // the wire's body is both
   return content;
 }
 

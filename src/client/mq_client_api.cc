@@ -441,15 +441,17 @@ Result<SendResult> MQClientAPI::SendMessage(std::string_view addr, std::string_v
 
 void MQClientAPI::SendMessageAsync(std::string_view addr, std::string_view broker_name,
                                    const protocol::SendMessageRequestHeader& header,
-                                   std::string body,
-                                   Millis timeout, bool success_on_io_thread,
+                                   std::string_view body, Millis timeout,
+                                   bool success_on_io_thread,
                                    std::unique_ptr<AsyncSendCall> call) {
   call->addr_ = addr;
   call->broker_name_ = broker_name;
   call->success_on_io_thread_ = success_on_io_thread;
   call->executor_ = impl_->callbacks_;
   // Made before the call goes: `header` and `broker_name` may belong to it.
-  RemotingCommand request = MakeSendRequest(header, std::move(body), impl_->send_header_form_);
+  RemotingCommand request = MakeSendRequest(header, std::string(), impl_->send_header_form_);
+  // Encoded (and signed) before the call is answered: the call keeps the bytes until then.
+  request.borrowed_body = body;
   impl_->remoting_.InvokeAsync(addr, std::move(request), timeout, std::move(call));
 }
 

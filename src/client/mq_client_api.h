@@ -117,12 +117,14 @@ class MQClientAPI {
                                  const protocol::SendMessageRequestHeader& header, std::string body,
                                  std::string client_msg_id, Millis timeout);
   // The async form: `call` (client/async_send_call.h) gets the result through its
-  // OnSendResult, and its topic and client_msg_id make the SendResult. With
+  // OnSendResult, and its topic and client_msg_id make the SendResult. `body` is borrowed
+  // (RemotingCommand::borrowed_body): it must stay valid until `call` is handed back, which
+  // it does when `call` holds it. With
   // `success_on_io_thread` a successful result goes to it on the IO thread that read the
   // answer; errors always go through the callback executor.
   void SendMessageAsync(std::string_view addr, std::string_view broker_name,
-                        const protocol::SendMessageRequestHeader& header, std::string body,
-                        Millis timeout, bool success_on_io_thread,
+                        const protocol::SendMessageRequestHeader& header,
+                        std::string_view body, Millis timeout, bool success_on_io_thread,
                         std::unique_ptr<AsyncSendCall> call);
   Status SendMessageOneway(std::string_view addr, const protocol::SendMessageRequestHeader& header,
                            std::string body, Millis timeout);

@@ -358,9 +358,9 @@ void ProducerImpl::AsyncAttempt(std::unique_ptr<AsyncSend> state) {
   // Taken before the call moves: the arguments' order of evaluation is unspecified. Both
   // are read before the call leaves SendMessageAsync.
   const protocol::SendMessageRequestHeader& header = state->header;
-  std::string body = state->prepared.body;
+  std::string_view body = state->prepared.body;  // borrowed: the state outlives the encode
   std::string_view broker_name = state->mq.broker_name();
-  instance_->api().SendMessageAsync(*addr, broker_name, header, std::move(body),
+  instance_->api().SendMessageAsync(*addr, broker_name, header, body,
                                     milliseconds(config_.send_msg_timeout_ms - cost),
                                     config_.async_send_callback_on_io_thread, std::move(state));
 }

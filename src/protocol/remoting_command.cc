@@ -192,7 +192,7 @@ void EncodeCommand(const RemotingCommand& command, std::string* out) {
     header_estimate += key.size() + value.size() + kEncodedFieldOverhead;
   }
   out->reserve(start + kFrameLengthFieldSize + kHeaderWordSize + header_estimate +
-               command.body.size());
+               command.body.size() + command.borrowed_body.size());
   out->append(kFrameLengthFieldSize + kHeaderWordSize, '\0');
   EncodeHeaderInto(command, command.serialize_type, out);
   const size_t header_length = out->size() - start - kFrameLengthFieldSize - kHeaderWordSize;
@@ -205,6 +205,7 @@ void EncodeCommand(const RemotingCommand& command, std::string* out) {
                   (static_cast<uint32_t>(command.serialize_type) << kSerializeTypeShift) |
                       static_cast<uint32_t>(header_length & kHeaderLengthMask));
   out->append(command.body);
+  out->append(command.borrowed_body);
 }
 
 std::string EncodeHeader(const RemotingCommand& command, SerializeType type) {

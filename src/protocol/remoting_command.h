@@ -110,6 +110,11 @@ struct RemotingCommand {
   std::string json_ext_fields;
   // Owned body bytes, sent first.
   std::string body;
+  // Requests only: body bytes sent after `body`, which the sender keeps valid until the
+  // command is encoded (EncodeCommand copies them into the frame; the ACL signer signs them
+  // with `body`). An async send's body, held by its call for every attempt, so that no
+  // attempt copies it into the request first. Never decoded into.
+  std::string_view borrowed_body;
   // Borrowed body bytes, sent after `body` (responses only; never decoded into).
   BodySegments body_segments;
   // The header serialization this command came in, or will go out, as.
@@ -117,7 +122,9 @@ struct RemotingCommand {
 
   bool IsResponse() const { return (flag & kFlagResponse) != 0; }
   bool IsOneway() const { return (flag & kFlagOneway) != 0; }
-  size_t BodySize() const { return body.size() + body_segments.TotalSize(); }
+  size_t BodySize() const {
+    return body.size() + borrowed_body.size() + body_segments.TotalSize();
+  }
 
   // A request Apogee sends: language JAVA (every peer treats it like a Java peer),
   // version kApogeeVersion, JSON header.

@@ -44,6 +44,20 @@ TEST(SignatureTest, ContentSortsByKeyAndSkipsSignatureAndUniqueKeyFlag) {
   EXPECT_EQ(SignedContent(cmd), "akKTB");
 }
 
+// A request whose body is partly borrowed (an async send) signs the body the wire carries.
+TEST(SignatureTest, BorrowedBodyIsSignedAsTheBodyOnTheWire) {
+  protocol::RemotingCommand owned = protocol::RemotingCommand::MakeRequest(310);
+  owned.ext_fields.Set("a", "G");
+  owned.body = "BODY";
+  protocol::RemotingCommand borrowing = protocol::RemotingCommand::MakeRequest(310);
+  borrowing.ext_fields.Set("a", "G");
+  borrowing.body = "BO";
+  std::string rest = "DY";
+  borrowing.borrowed_body = rest;
+  EXPECT_EQ(SignedContent(borrowing), SignedContent(owned));
+  EXPECT_EQ(SignedContent(borrowing), "GBODY");
+}
+
 TEST(SignatureTest, SignIsStableAndCoversEverything) {
   protocol::RemotingCommand a = SendV2Request();
   Credentials c{"RocketMQAK", "12345678secret", "token", std::nullopt};

@@ -157,8 +157,26 @@ TEST(MQClientAPITest, SendRequestHeaderFormsGiveTheSameFrame) {
   }
 }
 
+// An AsyncSendCall that hands its result to a function.
+class FunctionSendCall final : public AsyncSendCall {
+ public:
+  FunctionSendCall(std::string id, std::function<void(Result<SendResult>)> done)
+      : done_(std::move(done)) {
+    topic = "T";
+    client_msg_id = std::move(id);
+  }
+  void OnSendResult(std::unique_ptr<AsyncSendCall> self, Result<SendResult> result) override {
+    auto done = std::move(done_);
+    self.reset();
+    done(std::move(result));
+  }
+
+ private:
+  std::function<void(Result<SendResult>)> done_;
+};
+
 // With credentials the header stays in the map the signer signs: the broker's check
-// (signature over the sorted ext fields and the body) passes on what arrives.
+// (signature over the sorted ext fields and the body) passes on what arrives, sync and async.
 TEST(MQClientAPITest, SignedSendCarriesAValidSignatureOverTheHeader) {
   FakeServer broker;
   ASSERT_TRUE(broker.Start());
@@ -182,6 +200,22 @@ TEST(MQClientAPITest, SignedSendCarriesAValidSignatureOverTheHeader) {
   std::optional<std::string_view> signature = sent[0].ext_fields.Get(acl::kSignatureField);
   ASSERT_TRUE(signature);
   EXPECT_EQ(*signature, acl::CalSignature(acl::SignedContent(sent[0]), "sk"));
+
+  // An async send borrows its body (RemotingCommand::borrowed_body): signed as received too.
+  const std::string body(1024, 'b');
+  std::promise<Result<SendResult>> done;
+  api.SendMessageAsync(broker.addr(), "b", header, body, milliseconds(2000),
+                       /*success_on_io_thread=*/false,
+                       std::make_unique<FunctionSendCall>(
+                           "U", [&](Result<SendResult> r) { done.set_value(std::move(r)); }));
+  auto result = done.get_future().get();
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  sent = broker.Requests(rc::kSendMessageV2);
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[1].body, body);
+  signature = sent[1].ext_fields.Get(acl::kSignatureField);
+  ASSERT_TRUE(signature);
+  EXPECT_EQ(*signature, acl::CalSignature(acl::SignedContent(sent[1]), "sk"));
   api.Shutdown();
 }
 
@@ -280,23 +314,6 @@ TEST(MQClientAPITest, SendStatusesAndErrorsFromResponseCodes) {
   EXPECT_EQ(StatusForResponseCode(9999), StatusCode::kAborted);
 }
 
-// An AsyncSendCall that hands its result to a function.
-class FunctionSendCall final : public AsyncSendCall {
- public:
-  FunctionSendCall(std::string id, std::function<void(Result<SendResult>)> done)
-      : done_(std::move(done)) {
-    topic = "T";
-    client_msg_id = std::move(id);
-  }
-  void OnSendResult(std::unique_ptr<AsyncSendCall> self, Result<SendResult> result) override {
-    auto done = std::move(done_);
-    self.reset();
-    done(std::move(result));
-  }
-
- private:
-  std::function<void(Result<SendResult>)> done_;
-};
 
 // With success_on_io_thread a successful answer is delivered on the IO thread (where a sync
 // call is refused), a failed one still on a callback thread (where it works), and a malformed
