@@ -63,12 +63,13 @@ Result<PreparedMessage> PrepareMessage(const Message& msg, const ProducerConfig&
   prepared.topic = wire.topic;
   prepared.flag = wire.flag;
   std::optional<std::string_view> uniq = wire.properties.Get(message::kPropertyUniqClientMessageIdKeyIdx);
+  // A new UNIQ_KEY is not set in the map: a new key goes last, and erasing others keeps the
+  // order, so it is appended to the encoded text below (the same bytes, without its pair).
+  const bool append_uniq = !uniq;
   if (uniq) {
     prepared.client_msg_id = std::string(*uniq);
   } else {
-    prepared.client_msg_id = ids.Next();
-    APOGEE_RETURN_IF_ERROR(
-        wire.properties.Set(message::kPropertyUniqClientMessageIdKeyIdx, prepared.client_msg_id));
+    prepared.client_msg_id = ids.Next();  // hex digits: never a separator
   }
   if (protocol::IsRetryTopic(wire.topic)) {
     if (auto times = wire.properties.Get(message::kPropertyReconsumeTime)) {
@@ -90,7 +91,16 @@ Result<PreparedMessage> PrepareMessage(const Message& msg, const ProducerConfig&
   }
   std::optional<std::string_view> tran = wire.properties.Get(message::kPropertyTransactionPrepared);
   if (tran && *tran == "true") prepared.sys_flag |= message::kTransactionPreparedType;
-  prepared.properties = wire.properties.Encode();
+  const std::string_view uniq_key = message::kPropertyUniqClientMessageIdKeyIdx;
+  prepared.properties.reserve(wire.properties.EncodedSize() +
+                              (append_uniq ? uniq_key.size() + prepared.client_msg_id.size() + 2 : 0));
+  wire.properties.EncodeTo(&prepared.properties);
+  if (append_uniq) {
+    prepared.properties.append(uniq_key);
+    prepared.properties.push_back(message::kNameValueSeparator);
+    prepared.properties.append(prepared.client_msg_id);
+    prepared.properties.push_back(message::kPropertySeparator);
+  }
   prepared.body = std::move(wire.body);
   return prepared;
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "client/message_convert.h"
 #include "client/mq_client_api.h"
 #include "message/batch.h"
 #include "message/compression.h"
@@ -55,6 +56,40 @@ TEST(PrepareMessageTest, AddsUniqKeyUnlessSet) {
   auto kept = PrepareMessage(with_id, Config(), Ids());
   ASSERT_TRUE(kept.ok());
   EXPECT_EQ(kept->client_msg_id, "MYID");
+}
+
+// PrepareMessage appends a new UNIQ_KEY to the encoded properties instead of setting it in
+// the map first: the text must be what setting it (then erasing a retry's reconsume
+// properties) and encoding gave, for plain, keyed, retry, transaction and preset-id messages.
+TEST(PrepareMessageTest, PropertiesAreThoseOfTheUniqKeySetInTheMap) {
+  std::vector<Message> cases;
+  cases.emplace_back("T", "x");
+  cases.emplace_back("T", "tag", "x");
+  cases.back().set_keys("k1 k2");
+  cases.back().PutProperty("user", "v");
+  cases.emplace_back("%RETRY%G", "x");
+  cases.back().PutProperty("RECONSUME_TIME", "3");
+  cases.back().PutProperty("a", "1");
+  cases.back().PutProperty("MAX_RECONSUME_TIMES", "16");
+  cases.emplace_back("T", "x");
+  cases.back().PutProperty("TRAN_MSG", "true");
+  cases.emplace_back("T", "x");
+  cases.back().PutProperty("UNIQ_KEY", "MYID");
+  cases.back().PutProperty("z", "last");
+  for (const Message& msg : cases) {
+    auto prepared = PrepareMessage(msg, Config(), Ids());
+    ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+    Result<message::Message> wire = ToWireMessage(msg);
+    ASSERT_TRUE(wire.ok());
+    if (!wire->properties.Has("UNIQ_KEY")) {
+      ASSERT_TRUE(wire->properties.Set("UNIQ_KEY", prepared->client_msg_id).ok());
+    }
+    if (msg.topic().starts_with("%RETRY%")) {
+      wire->properties.Erase("RECONSUME_TIME");
+      wire->properties.Erase("MAX_RECONSUME_TIMES");
+    }
+    EXPECT_EQ(prepared->properties, wire->properties.Encode()) << msg.topic();
+  }
 }
 
 TEST(PrepareMessageTest, CompressesFromTheThresholdWithJavaSysFlag) {
