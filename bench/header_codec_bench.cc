@@ -1,6 +1,7 @@
 // The per-request header work of a send, alone: the JSON header of a SEND_MESSAGE_V2 as a Java
 // producer writes it (one-letter keys, UNIQ_KEY and WAIT properties), decoded into a command,
-// then into the typed send header, and the answer's header encoded. Run it under
+// then into the typed send header, and the answer's header encoded (through the map, and as JSON
+// text as the broker writes it). Run it under
 // `valgrind --tool=callgrind` for instruction counts a loaded machine does not blur
 // (docs/benchmarks.md, "Header decode and encode").
 #include <benchmark/benchmark.h>
@@ -62,6 +63,19 @@ void BM_DecodeSendMessageRequestHeader(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodeSendMessageRequestHeader);
 
+// What a broker does with each send: the frame decoded, then the typed header read.
+void BM_DecodeSendRequestAndHeader(benchmark::State& state) {
+  const std::string frame = SendFrame();
+  for (auto _ : state) {
+    RemotingCommand command;
+    Status s = DecodeCommandInto(frame, DecodeLimits{}, &command);
+    auto header = DecodeSendMessageRequestHeader(command);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(header);
+  }
+}
+BENCHMARK(BM_DecodeSendRequestAndHeader);
+
 void BM_EncodeSendResponse(benchmark::State& state) {
   const RemotingCommand request = JavaSendRequest();
   SendMessageResponseHeader header;
@@ -80,6 +94,26 @@ void BM_EncodeSendResponse(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_EncodeSendResponse);
+
+// The broker's answer: members written as JSON text (EncodeCustomHeaderToSend).
+void BM_EncodeSendResponseToSend(benchmark::State& state) {
+  const RemotingCommand request = JavaSendRequest();
+  SendMessageResponseHeader header;
+  header.msg_id = "7F00000100002A9F0000000000AB12CD";
+  header.queue_id = 3;
+  header.queue_offset = 123456;
+  std::string out;
+  for (auto _ : state) {
+    RemotingCommand response = RemotingCommand::MakeResponse(request, 0);
+    AddExtFieldToSend("MSG_REGION", "DefaultRegion", &response);
+    AddExtFieldToSend("TRACE_ON", "true", &response);
+    EncodeCustomHeaderToSend(header, &response);
+    out.clear();
+    EncodeCommand(response, &out);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_EncodeSendResponseToSend);
 
 }  // namespace
 }  // namespace apogee::protocol

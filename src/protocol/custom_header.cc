@@ -107,4 +107,13 @@ Status MissingField(std::string_view key) {
 }
 
 }  // namespace custom_header_internal
+void AddExtFieldToSend(std::string_view key, std::string_view value, RemotingCommand* command) {
+  command->has_ext_fields = true;
+  if (command->serialize_type == SerializeType::kJson) {
+    custom_header_internal::AppendJsonField(key, value, &command->json_ext_fields);
+  } else {
+    command->ext_fields.Set(key, std::string(value));
+  }
+}
+
 }  // namespace apogee::protocol

@@ -212,4 +212,21 @@ void EncodeCustomHeader(const H& header, RemotingCommand* command) {
   HeaderToExtFields(header, &command->ext_fields);
 }
 
+// One extFields member of a command that is only encoded and sent (nothing reads its fields
+// back, e.g. an answer): a JSON command gets it as JSON text in json_ext_fields, a ROCKETMQ
+// binary one in the map. Members go out in the order added either way.
+void AddExtFieldToSend(std::string_view key, std::string_view value, RemotingCommand* command);
+
+// EncodeCustomHeader for a command that is only encoded and sent, as AddExtFieldToSend: a
+// send's answer skips the map's key and value strings and the encoder's walk over them.
+template <typename H>
+void EncodeCustomHeaderToSend(const H& header, RemotingCommand* command) {
+  command->has_ext_fields = true;
+  if (command->serialize_type == SerializeType::kJson) {
+    HeaderToJsonExtFields(header, &command->json_ext_fields);
+  } else {
+    HeaderToExtFields(header, &command->ext_fields);
+  }
+}
+
 }  // namespace apogee::protocol

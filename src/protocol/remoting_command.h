@@ -101,12 +101,13 @@ struct RemotingCommand {
   // when it is absent, §3.6).
   bool has_ext_fields = false;
   ExtFields ext_fields;
-  // Requests with a JSON header only: extFields members already in their JSON form
+  // Commands with a JSON header only: extFields members already in their JSON form
   // (`"a":"x","d":"4"`, by HeaderToJsonExtFields from a typed header), written by the JSON
-  // encoder before those of `ext_fields`. A request nothing reads back (a send: 13 members)
-  // so skips the map's key and value strings. Never filled by a decode. The ACL signer and
-  // the ROCKETMQ binary encoder read only `ext_fields`: a request signed or sent in binary
-  // keeps its members there (EncodeCommand asserts the latter).
+  // encoder before those of `ext_fields`. A command nothing reads back (a send request: 13
+  // members; a send's answer: 6, EncodeCustomHeaderToSend) so skips the map's key and value
+  // strings. Never filled by a decode. The ACL signer and the ROCKETMQ binary encoder read
+  // only `ext_fields`: a request signed or sent in binary keeps its members there
+  // (EncodeCommand asserts the latter).
   std::string json_ext_fields;
   // Owned body bytes, sent first.
   std::string body;

@@ -111,7 +111,7 @@ void FillStoredHeader(std::string msg_id, int32_t queue_id, int64_t queue_offset
   header.queue_id = queue_id;
   header.queue_offset = queue_offset;
   header.transaction_id = std::move(transaction_id);
-  protocol::EncodeCustomHeader(header, response);
+  protocol::EncodeCustomHeaderToSend(header, response);
 }
 
 }  // namespace
@@ -158,9 +158,8 @@ message::HostAddress SendMessageProcessor::BornHost(const remoting::Responder& r
 void SendMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
   const std::shared_ptr<const BrokerSettings> settings = deps_.config->Get();
   RemotingCommand response = RemotingCommand::MakeResponse(request, rc::kSystemError);
-  response.has_ext_fields = true;
-  response.ext_fields.Set(kMsgRegion, settings->region_id);
-  response.ext_fields.Set(kTraceOn, settings->trace_on ? "true" : "false");
+  protocol::AddExtFieldToSend(kMsgRegion, settings->region_id, &response);
+  protocol::AddExtFieldToSend(kTraceOn, settings->trace_on ? "true" : "false", &response);
 
   Result<protocol::SendMessageRequestHeader> header =
       protocol::DecodeSendMessageRequestHeader(request);

@@ -37,6 +37,19 @@
 
 namespace apogee::broker::testing {
 
+// Members an answer carries as JSON text (json_ext_fields, EncodeCustomHeaderToSend) read back
+// into its map as a peer reads them off the wire, so tests look them up by key.
+inline void ReadBackJsonMembers(protocol::RemotingCommand* command) {
+  if (command->json_ext_fields.empty()) return;
+  std::string frame;
+  protocol::EncodeCommand(*command, &frame);
+  Result<protocol::RemotingCommand> decoded =
+      protocol::DecodeCommand(std::string_view(frame).substr(4));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  command->ext_fields = decoded->ext_fields;
+  command->json_ext_fields.clear();
+}
+
 class FakeChannel : public remoting::Channel {
  public:
   explicit FakeChannel(std::string remote = "127.0.0.1:50123") : remote_(std::move(remote)) {}
@@ -56,6 +69,7 @@ class FakeChannel : public remoting::Channel {
     if (on_written) on_written(Status::Unavailable("fake channel"));
   }
   void SendResponse(protocol::RemotingCommand response) override {
+    ReadBackJsonMembers(&response);
     std::lock_guard<std::mutex> lock(mu_);
     responses_.push_back(std::move(response));
     cv_.notify_all();

@@ -521,5 +521,39 @@ TEST(CustomHeaderTest, EveryDeclaredHeaderSurvivesBothSerializations) {
   ExpectSurvivesBothSerializations<NotificationResponseHeader>("NotificationResponseHeader");
 }
 
+// A send's answer written for sending (AddExtFieldToSend, EncodeCustomHeaderToSend): a JSON
+// answer's frame is byte for byte the one built through the map; a binary answer keeps the map.
+TEST(CustomHeaderTest, AnswerWrittenToSendIsTheFrameTheMapMakes) {
+  SendMessageResponseHeader header;
+  header.msg_id = "7F00000100002A9F0000000000AB12CD";
+  header.queue_id = 3;
+  header.queue_offset = 123456;
+  header.transaction_id = "tx\x01\"";
+  for (SerializeType type : {SerializeType::kJson, SerializeType::kRocketMQ}) {
+    RemotingCommand request = RemotingCommand::MakeRequest(310);
+    request.serialize_type = type;
+    RemotingCommand by_map = RemotingCommand::MakeResponse(request, 0);
+    by_map.has_ext_fields = true;
+    by_map.ext_fields.Set("MSG_REGION", "DefaultRegion");
+    by_map.ext_fields.Set("TRACE_ON", "true");
+    EncodeCustomHeader(header, &by_map);
+    RemotingCommand to_send = RemotingCommand::MakeResponse(request, 0);
+    AddExtFieldToSend("MSG_REGION", "DefaultRegion", &to_send);
+    AddExtFieldToSend("TRACE_ON", "true", &to_send);
+    EncodeCustomHeaderToSend(header, &to_send);
+    EXPECT_EQ(to_send.json_ext_fields.empty(), type == SerializeType::kRocketMQ);
+    EXPECT_EQ(to_send.ext_fields.empty(), type == SerializeType::kJson);
+    std::string a;
+    std::string b;
+    EncodeCommand(by_map, &a);
+    EncodeCommand(to_send, &b);
+    EXPECT_EQ(a, b) << static_cast<int>(type);
+    Result<RemotingCommand> decoded = DecodeCommand(std::string_view(b).substr(4));
+    ASSERT_TRUE(decoded.ok());
+    EXPECT_EQ(decoded->ext_fields.Get("transactionId"), "tx\x01\"");
+    EXPECT_EQ(decoded->ext_fields.Get("MSG_REGION"), "DefaultRegion");
+  }
+}
+
 }  // namespace
 }  // namespace apogee::protocol
