@@ -76,12 +76,18 @@ void BM_DecodeSendRequestAndHeader(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodeSendRequestAndHeader);
 
-void BM_EncodeSendResponse(benchmark::State& state) {
-  const RemotingCommand request = JavaSendRequest();
+// The typed header of a stored send's answer.
+SendMessageResponseHeader SendAnswerHeader() {
   SendMessageResponseHeader header;
   header.msg_id = "7F00000100002A9F0000000000AB12CD";
   header.queue_id = 3;
   header.queue_offset = 123456;
+  return header;
+}
+
+void BM_EncodeSendResponse(benchmark::State& state) {
+  const RemotingCommand request = JavaSendRequest();
+  const SendMessageResponseHeader header = SendAnswerHeader();
   std::string out;
   for (auto _ : state) {
     RemotingCommand response = RemotingCommand::MakeResponse(request, 0);
@@ -98,10 +104,7 @@ BENCHMARK(BM_EncodeSendResponse);
 // The broker's answer: members written as JSON text (EncodeCustomHeaderToSend).
 void BM_EncodeSendResponseToSend(benchmark::State& state) {
   const RemotingCommand request = JavaSendRequest();
-  SendMessageResponseHeader header;
-  header.msg_id = "7F00000100002A9F0000000000AB12CD";
-  header.queue_id = 3;
-  header.queue_offset = 123456;
+  const SendMessageResponseHeader header = SendAnswerHeader();
   std::string out;
   for (auto _ : state) {
     RemotingCommand response = RemotingCommand::MakeResponse(request, 0);

@@ -107,6 +107,7 @@ Status MissingField(std::string_view key) {
 }
 
 }  // namespace custom_header_internal
+
 void AddExtFieldToSend(std::string_view key, std::string_view value, RemotingCommand* command) {
   command->has_ext_fields = true;
   if (command->serialize_type == SerializeType::kJson) {
