@@ -3,8 +3,9 @@
 #   bench/peers/cost.sh <build dir> [label]
 # prints the idle thread count and RSS, then for the publish mode (256 sends in flight, 1 KiB)
 # and the catch-up read: context switches per message (all broker threads, /proc), heap
-# allocations per message (heaptrack) and instructions per message (valgrind callgrind).
-#   COST_SECONDS=5  FLUSH=ASYNC_FLUSH  BACKLOG_MIB=64
+# allocations per message and the sites that make them (heaptrack) and instructions per message
+# (valgrind callgrind).
+#   COST_SECONDS=5  FLUSH=ASYNC_FLUSH  BACKLOG_MIB=64  HEAP_SITES=12
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . bench/peers/lib.sh
@@ -100,6 +101,11 @@ if command -v heaptrack >/dev/null; then
   stop
   calls=$(heaptrack_print "$scratch"/heap*.zst 2>/dev/null | awk '/^calls to allocation functions:/{print $5}')
   echo "publish under heaptrack: $n msgs, $calls allocations in the whole run (start-up included): $(awk -v c="${calls:-0}" -v n="$n" 'BEGIN{printf "%.1f", c/n}') per message"
+  # Where they come from: the functions that called an allocation function most, per
+  # message (the innermost frame heaptrack resolves; start-up sites show as ~0.00).
+  echo "allocation sites (calls per message, function):"
+  heaptrack_print -f "$scratch"/heap*.zst -p 0 -a 1 -T 0 -l 0 -n "${HEAP_SITES:-12}" 2>/dev/null |
+    awk -v n="$n" '/calls to allocation functions with/ {calls = $1; getline; printf "  %6.2f  %s\n", calls / n, substr($0, 1, 150)}'
 fi
 
 if command -v valgrind >/dev/null; then

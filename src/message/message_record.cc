@@ -95,14 +95,15 @@ Result<size_t> RecordSize(const RecordFields& f, RecordVersion version) {
                                    "-byte limit of a " +
                                    (version == RecordVersion::kV1 ? "V1" : "V2") + " record");
   }
-  if (f.properties.size() > kMaxPropertiesLength) {
-    return Status::InvalidArgument("properties of " + std::to_string(f.properties.size()) +
+  const size_t properties_size = PropertiesSize(f);
+  if (properties_size > kMaxPropertiesLength) {
+    return Status::InvalidArgument("properties of " + std::to_string(properties_size) +
                                    " bytes exceed the " + std::to_string(kMaxPropertiesLength) +
                                    "-byte limit");
   }
   const size_t size =
       FixedSize(f.born_host.encoded_length(), f.store_host.encoded_length(), version) +
-      f.body.size() + f.topic.size() + f.properties.size();
+      f.body.size() + f.topic.size() + properties_size;
   if (f.body.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()) ||
       size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
     return Status::InvalidArgument("record of " + std::to_string(size) +
@@ -142,8 +143,9 @@ Result<size_t> EncodeRecord(const RecordFields& f, uint8_t* dst, size_t capacity
     c.I16(static_cast<int16_t>(f.topic.size()));
   }
   c.Bytes(f.topic);
-  c.I16(static_cast<int16_t>(f.properties.size()));
+  c.I16(static_cast<int16_t>(PropertiesSize(f)));
   c.Bytes(f.properties);
+  c.Bytes(f.properties_tail);
   return size;
 }
 

@@ -47,10 +47,18 @@ struct RecordFields {
   std::string_view body;        // as stored: already compressed when sys_flag has bit 0
   std::string_view topic;       // UTF-8
   std::string_view properties;  // an encoded property string (MessageProperties::Encode)
+  // Stored right after `properties`, as one property string with it: the broker's own pieces
+  // added to a client's text without joining them into a new string first.
+  std::string_view properties_tail;
   // The masked body CRC when the caller already has it (e.g. computed outside a lock);
   // computed from `body` when absent.
   std::optional<uint32_t> body_crc;
 };
+
+// The stored property string's length: properties plus properties_tail.
+inline size_t PropertiesSize(const RecordFields& fields) {
+  return fields.properties.size() + fields.properties_tail.size();
+}
 
 // The exact size EncodeRecord will write, after checking every length against the format:
 // topic at most 127 bytes (V1) or 32767 (V2), properties at most 32767 bytes, the whole

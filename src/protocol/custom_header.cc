@@ -111,6 +111,7 @@ Status MissingField(std::string_view key) {
 void AddExtFieldToSend(std::string_view key, std::string_view value, RemotingCommand* command) {
   command->has_ext_fields = true;
   if (command->serialize_type == SerializeType::kJson) {
+    ReserveJsonExtFields(&command->json_ext_fields);
     custom_header_internal::AppendJsonField(key, value, &command->json_ext_fields);
   } else {
     command->ext_fields.Set(key, std::string(value));

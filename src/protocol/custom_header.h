@@ -13,7 +13,8 @@
 //   };
 //
 // The wire key is Java's field name exactly. Member types: std::string, int32_t, int64_t,
-// bool, or std::optional of those. The rules mirror Java's reflection codec
+// bool, or std::optional of those; std::string_view too in a header that is only encoded (an
+// answer written from values that live elsewhere, no decode). The rules mirror Java's reflection codec
 // (RemotingCommand.makeCustomHeaderToNet / decodeCommandCustomHeader, §3.6):
 //  * Encoding writes every value in Java toString() form: plain members always (Java
 //    primitives are never null), std::optional members only when set (null is skipped).
@@ -27,12 +28,14 @@
 // declaration gives both codecs.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "base/status.h"
 #include "protocol/remoting_command.h"
@@ -91,6 +94,7 @@ inline bool ParseValue(std::string_view text, int64_t* out) {
 bool ParseValue(std::string_view text, bool* out);
 
 inline std::string FormatValue(const std::string& v) { return v; }
+inline std::string FormatValue(std::string_view v) { return std::string(v); }
 inline std::string FormatValue(int32_t v) { return std::to_string(v); }
 inline std::string FormatValue(int64_t v) { return std::to_string(v); }
 inline std::string FormatValue(bool v) { return v ? "true" : "false"; }
@@ -101,8 +105,10 @@ Status MissingField(std::string_view key);
 // (SendMessageRequestHeaderV2 reuses SendMessageRequestHeader's members).
 template <typename Header, typename H, typename T>
 bool ReadField(const ExtFields& fields, const HeaderField<H, T>& field, Header* header,
-               Status* status) {
-  std::optional<std::string_view> text = fields.Get(field.key);
+               Status* status, size_t* hint) {
+  const size_t at = fields.FindNear(field.key, hint);
+  std::optional<std::string_view> text;
+  if (at != ExtFields::npos) text = fields.value_at(at);
   bool parsed = false;
   if (text) {
     if constexpr (IsOptional<T>::value) {
@@ -120,6 +126,26 @@ bool ReadField(const ExtFields& fields, const HeaderField<H, T>& field, Header* 
     return false;
   }
   return true;
+}
+
+// ReadField that moves a string value out of `fields` instead of copying it (the entry is
+// left holding an empty string); other types are parsed as ReadField parses them.
+template <typename Header, typename H, typename T>
+bool TakeField(ExtFields* fields, const HeaderField<H, T>& field, Header* header,
+               Status* status, size_t* hint) {
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::optional<std::string>>) {
+    if (const size_t at = fields->FindNear(field.key, hint); at != ExtFields::npos) {
+      header->*field.member = std::move(*fields->mutable_value_at(at));
+      return true;
+    }
+    if (field.presence == Presence::kRequired) {
+      *status = MissingField(field.key);
+      return false;
+    }
+    return true;
+  } else {
+    return ReadField(*fields, field, header, status, hint);
+  }
 }
 
 template <typename Header, typename H, typename T>
@@ -150,20 +176,37 @@ void WriteJsonField(const Header& header, const HeaderField<H, T>& field, std::s
   }
 }
 
+// Header H read field by field with `read_one(field, &header, &status)`, stopping at the
+// first field it fails.
+template <typename H, typename ReadOne>
+Result<H> ReadHeader(ReadOne read_one) {
+  H header{};
+  Status status;
+  std::apply([&](const auto&... field) { (read_one(field, &header, &status) && ...); },
+             H::Fields());
+  if (!status.ok()) return status;
+  return header;
+}
+
 }  // namespace custom_header_internal
 
 // Reads header H from extFields, with the required-field check.
 template <typename H>
 Result<H> HeaderFromExtFields(const ExtFields& fields) {
-  H header{};
-  Status status;
-  std::apply(
-      [&](const auto&... field) {
-        (custom_header_internal::ReadField(fields, field, &header, &status) && ...);
-      },
-      H::Fields());
-  if (!status.ok()) return status;
-  return header;
+  size_t hint = 0;  // where the next field is looked for first
+  return custom_header_internal::ReadHeader<H>([&](const auto& field, H* header, Status* status) {
+    return custom_header_internal::ReadField(fields, field, header, status, &hint);
+  });
+}
+
+// HeaderFromExtFields for a command read once: string values are moved out of `fields`
+// (their entries are left empty) instead of copied, the same header otherwise.
+template <typename H>
+Result<H> HeaderTakenFromExtFields(ExtFields* fields) {
+  size_t hint = 0;
+  return custom_header_internal::ReadHeader<H>([&](const auto& field, H* header, Status* status) {
+    return custom_header_internal::TakeField(fields, field, header, status, &hint);
+  });
 }
 
 // Writes every field of `header` into `fields` (replacing values already there).
@@ -176,12 +219,21 @@ void HeaderToExtFields(const H& header, ExtFields* fields) {
       H::Fields());
 }
 
+// Room for a typical header's JSON members at once (a send's answer is about 170 bytes, a
+// send request about 300 plus its properties): appended member by member, the text was grown
+// four or five times per answer (heaptrack).
+inline constexpr size_t kJsonExtFieldsReserve = 256;
+inline void ReserveJsonExtFields(std::string* out) {
+  if (out->capacity() < kJsonExtFieldsReserve) out->reserve(kJsonExtFieldsReserve);
+}
+
 // HeaderToJsonExtFields with the field list of `Layout` read from `header`, a base of
 // Layout that has all its members: a V2 send header's keys written from the V1 struct it
 // extends, with no copy of the header into a V2 one.
 template <typename Layout, typename H>
 void HeaderToJsonExtFieldsAs(const H& header, std::string* out) {
   static_assert(std::is_base_of_v<H, Layout>);
+  ReserveJsonExtFields(out);
   std::apply(
       [&](const auto&... field) {
         (custom_header_internal::WriteJsonField(header, field, out), ...);

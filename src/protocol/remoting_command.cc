@@ -59,15 +59,16 @@ namespace {
 // which is when KeyIndex searches linearly anyway). Most keys are one or two letters (V2 send
 // headers: "a" to "n"), so equal lengths are the rule and the first byte settles nearly every
 // comparison without a memcmp call: a send's header decode compared 80 keys this way.
+bool KeyEquals(const std::string& held, std::string_view key) {
+  if (held.size() != key.size()) return false;
+  if (key.empty()) return true;
+  return held[0] == key[0] &&
+         (key.size() == 1 || std::memcmp(held.data() + 1, key.data() + 1, key.size() - 1) == 0);
+}
+
 size_t FindUnindexed(const std::vector<ExtFields::Entry>& entries, std::string_view key) {
   for (size_t i = 0; i < entries.size(); ++i) {
-    const std::string& held = entries[i].first;
-    if (held.size() != key.size()) continue;
-    if (key.empty()) return i;
-    if (held[0] == key[0] &&
-        (key.size() == 1 || std::memcmp(held.data() + 1, key.data() + 1, key.size() - 1) == 0)) {
-      return i;
-    }
+    if (KeyEquals(entries[i].first, key)) return i;
   }
   return KeyIndex::npos;
 }
@@ -79,8 +80,16 @@ size_t FindIn(const std::vector<ExtFields::Entry>& entries, const KeyIndex& inde
 }
 }  // namespace
 
+uint64_t ExtFields::KeyBit(std::string_view key) {
+  if (key.empty()) return 1;
+  // One-letter keys (a V2 send header's "a" to "n") land on 14 different bits.
+  const size_t mix = key.size() * 7 + static_cast<unsigned char>(key.front()) * 4 +
+                     static_cast<unsigned char>(key.back()) * 13;
+  return uint64_t{1} << (mix & 63);
+}
+
 void ExtFields::Set(std::string_view key, std::string value) {
-  const size_t at = FindIn(entries_, index_, key);
+  const size_t at = MayHold(key) ? FindIn(entries_, index_, key) : KeyIndex::npos;
   if (at != KeyIndex::npos) {
     entries_[at].second = std::move(value);
     return;
@@ -90,15 +99,33 @@ void ExtFields::Set(std::string_view key, std::string value) {
   if (entries_.empty()) entries_.reserve(kTypicalFieldCount);
   entries_.emplace_back(std::string(key), std::move(value));
   index_.Added(entries_);
+  key_filter_ |= KeyBit(key);
 }
 
 std::optional<std::string_view> ExtFields::Get(std::string_view key) const {
+  if (!MayHold(key)) return std::nullopt;
   const size_t at = FindIn(entries_, index_, key);
   if (at == KeyIndex::npos) return std::nullopt;
   return std::string_view(entries_[at].second);
 }
 
+size_t ExtFields::FindNear(std::string_view key, size_t* hint) const {
+  if (!MayHold(key)) return npos;
+  const size_t n = entries_.size();
+  if (n >= KeyIndex::kIndexFrom) return index_.Find(entries_, key);
+  const size_t start = *hint < n ? *hint : 0;
+  for (size_t step = 0; step < n; ++step) {
+    const size_t at = start + step < n ? start + step : start + step - n;
+    if (KeyEquals(entries_[at].first, key)) {
+      *hint = at + 1;
+      return at;
+    }
+  }
+  return npos;
+}
+
 bool ExtFields::Erase(std::string_view key) {
+  if (!MayHold(key)) return false;
   const size_t at = FindIn(entries_, index_, key);
   if (at == KeyIndex::npos) return false;
   entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(at));

@@ -61,9 +61,18 @@ class ExtFields {
  public:
   using Entry = std::pair<std::string, std::string>;
 
+  static constexpr size_t npos = KeyIndex::npos;
+
   // Sets or replaces.
   void Set(std::string_view key, std::string value);
   std::optional<std::string_view> Get(std::string_view key) const;
+  // The position of `key`, or npos, searching from `*hint` on (and round) and leaving `*hint`
+  // just past what it found: a typed header reads its keys in the order senders write them,
+  // so each is found at the first place looked.
+  size_t FindNear(std::string_view key, size_t* hint) const;
+  std::string_view value_at(size_t at) const { return entries_[at].second; }
+  // The held value, to move it out (HeaderTakenFromExtFields).
+  std::string* mutable_value_at(size_t at) { return &entries_[at].second; }
   bool Has(std::string_view key) const { return Get(key).has_value(); }
   bool Erase(std::string_view key);
   size_t size() const { return entries_.size(); }
@@ -71,14 +80,22 @@ class ExtFields {
   void clear() {
     entries_.clear();
     index_.Clear();
+    key_filter_ = 0;
   }
   std::vector<Entry>::const_iterator begin() const { return entries_.begin(); }
   std::vector<Entry>::const_iterator end() const { return entries_.end(); }
   bool operator==(const ExtFields& other) const { return entries_ == other.entries_; }
 
  private:
+  // Whether a held key could equal `key`: every held key sets one bit of key_filter_ (from
+  // its length and its first and last byte), so most absent keys, and every new key of a
+  // decode, are answered without comparing keys. Erase leaves bits set: a superset.
+  static uint64_t KeyBit(std::string_view key);
+  bool MayHold(std::string_view key) const { return (key_filter_ & KeyBit(key)) != 0; }
+
   std::vector<Entry> entries_;
   KeyIndex index_;
+  uint64_t key_filter_ = 0;
 };
 
 // A body that lives elsewhere (e.g. CommitLog records in mapped memory, for a pull

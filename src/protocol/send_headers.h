@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "base/status.h"
@@ -70,25 +71,34 @@ struct SendMessageRequestHeaderV2 : SendMessageRequestHeader {
 // in SendMessageProcessor and ReplyMessageProcessor: 310, 320 and 325 carry V2 keys,
 // everything else V1).
 Result<SendMessageRequestHeader> DecodeSendMessageRequestHeader(const RemotingCommand& request);
+// The same header for a request read once (the broker's send): its string values are moved
+// out of `request`'s ext fields, which keep their keys with empty values.
+Result<SendMessageRequestHeader> TakeSendMessageRequestHeader(RemotingCommand* request);
 
 // The answer to every send, also for codes 10/11/12. The broker adds MSG_REGION and
-// TRACE_ON next to these (Java clients need extFields present).
-struct SendMessageResponseHeader {
-  std::string msg_id;  // offset message id; comma-joined for a batch
+// TRACE_ON next to these (Java clients need extFields present). Declared once over its string
+// type: SendMessageResponseHeader holds its strings; SendMessageResponseHeaderView, encode
+// only, views them (the broker's answer: the msgId in a buffer on the stack, the
+// transactionId in the stored properties), so an answer allocates no string of its own.
+template <typename Text>
+struct BasicSendMessageResponseHeader {
+  Text msg_id;  // offset message id; comma-joined for a batch
   int32_t queue_id = 0;
   int64_t queue_offset = 0;
-  std::optional<std::string> transaction_id;
-  std::optional<std::string> batch_uniq_id;  // 5.x
-  std::optional<std::string> recall_handle;  // 5.x
+  std::optional<Text> transaction_id;
+  std::optional<Text> batch_uniq_id;  // 5.x
+  std::optional<Text> recall_handle;  // 5.x
 
   static constexpr auto Fields() {
-    using H = SendMessageResponseHeader;
+    using H = BasicSendMessageResponseHeader;
     return std::make_tuple(
         Required("msgId", &H::msg_id), Required("queueId", &H::queue_id),
         Required("queueOffset", &H::queue_offset), Optional("transactionId", &H::transaction_id),
         Optional("batchUniqId", &H::batch_uniq_id), Optional("recallHandle", &H::recall_handle));
   }
 };
+using SendMessageResponseHeader = BasicSendMessageResponseHeader<std::string>;
+using SendMessageResponseHeaderView = BasicSendMessageResponseHeader<std::string_view>;
 
 // PUSH_REPLY_MESSAGE_TO_CLIENT (326): broker -> requesting producer, carrying a reply
 // message (request-reply, 4.6+). The body is the message body.

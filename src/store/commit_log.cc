@@ -78,8 +78,8 @@ PutResult CommitLog::Append(message::RecordFields f) {
               f.body.size(), config_.max_message_size, f.topic);
     return Refuse(PutStatus::kMessageIllegal);
   }
-  if (f.properties.size() > message::kMaxPropertiesLength) {
-    log->warn("put refused: properties of {} bytes exceed {} (topic {})", f.properties.size(),
+  if (message::PropertiesSize(f) > message::kMaxPropertiesLength) {
+    log->warn("put refused: properties of {} bytes exceed {} (topic {})", message::PropertiesSize(f),
               message::kMaxPropertiesLength, f.topic);
     return Refuse(PutStatus::kPropertiesSizeExceeded);
   }
@@ -194,7 +194,7 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
       log->warn("batch refused: transactional messages cannot be batched");
       return Refuse(PutStatus::kMessageIllegal);
     }
-    if (f.properties.size() > message::kMaxPropertiesLength) {
+    if (message::PropertiesSize(f) > message::kMaxPropertiesLength) {
       return Refuse(PutStatus::kPropertiesSizeExceeded);
     }
     Result<size_t> size = message::RecordSize(f);

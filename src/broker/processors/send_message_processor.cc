@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstring>
 #include <random>
 #include <utility>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "broker/stats/broker_stats_manager.h"
 #include "broker/schedule/message_redirect.h"
 #include "broker/permission.h"
+#include "broker/processors/plain_properties.h"
 #include "broker/store_status_mapping.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
@@ -95,8 +98,8 @@ int32_t RandomQueueId(int32_t write_queue_nums) {
 }
 
 // Java's MessageExt.isWaitStoreMsgOK: absent means true, else Boolean.parseBoolean.
-bool WaitStoreMsgOk(const message::MessageProperties& props) {
-  std::optional<std::string_view> wait = props.Get(message::kPropertyWaitStoreMsgOk);
+// The WAIT property's value: absent means wait.
+bool WaitStoreMsgOk(std::optional<std::string_view> wait) {
   if (!wait) return true;
   std::string lower(*wait);
   std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -104,13 +107,40 @@ bool WaitStoreMsgOk(const message::MessageProperties& props) {
   return lower == "true";
 }
 
-void FillStoredHeader(std::string msg_id, int32_t queue_id, int64_t queue_offset,
-                      std::string transaction_id, RemotingCommand* response) {
-  protocol::SendMessageResponseHeader header;
-  header.msg_id = std::move(msg_id);
+std::string_view PropertiesText(const protocol::SendMessageRequestHeader& header) {
+  return header.properties ? std::string_view(*header.properties) : std::string_view();
+}
+
+// The UNIQ_KEY an answer names as its transactionId, held by the put's completion: inline
+// when it has the usual length (32 hex characters), so that holding it allocates nothing.
+class AnswerKey {
+ public:
+  explicit AnswerKey(std::string_view key) {
+    if (key.size() <= kInline) {
+      std::memcpy(inline_.data(), key.data(), key.size());
+      size_ = key.size();
+    } else {
+      spilled_.assign(key);
+    }
+  }
+  std::string_view view() const {
+    return spilled_.empty() ? std::string_view(inline_.data(), size_) : std::string_view(spilled_);
+  }
+
+ private:
+  static constexpr size_t kInline = 48;
+  std::array<char, kInline> inline_{};
+  size_t size_ = 0;
+  std::string spilled_;
+};
+
+void FillStoredHeader(std::string_view msg_id, int32_t queue_id, int64_t queue_offset,
+                      std::string_view transaction_id, RemotingCommand* response) {
+  protocol::SendMessageResponseHeaderView header;
+  header.msg_id = msg_id;
   header.queue_id = queue_id;
   header.queue_offset = queue_offset;
-  header.transaction_id = std::move(transaction_id);
+  header.transaction_id = transaction_id;
   protocol::EncodeCustomHeaderToSend(header, response);
 }
 
@@ -162,7 +192,7 @@ void SendMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Res
   protocol::AddExtFieldToSend(kTraceOn, settings->trace_on ? "true" : "false", &response);
 
   Result<protocol::SendMessageRequestHeader> header =
-      protocol::DecodeSendMessageRequestHeader(request);
+      protocol::TakeSendMessageRequestHeader(&request);
   if (!header.ok()) {
     Refuse(&response, rc::kSystemError,
            fmt::format("malformed send request header (code {}): {}", request.code,
@@ -324,68 +354,91 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
   }
 
   // Checked before decoding: a peer's oversized property text costs no parsing.
-  if (Status length = message::CheckPropertiesLength(header.properties.value_or(""));
-      !length.ok()) {
+  const std::string_view text = PropertiesText(header);
+  if (Status length = message::CheckPropertiesLength(text); !length.ok()) {
     Refuse(&response, rc::kMessageIllegal, length.message());
-    responder.Send(std::move(response));
-    return;
-  }
-  message::MessageProperties props =
-      message::MessageProperties::Decode(header.properties.value_or(""));
-  (void)props.Set(message::kPropertyCluster, settings.broker_cluster_name);
-  std::string uniq_key(props.Get(message::kPropertyUniqClientMessageIdKeyIdx).value_or(""));
-  if (uniq_key.empty()) {
-    // 5.x gives every message an id; older clients always send one.
-    uniq_key = uniq_keys_->Next();
-    (void)props.Set(message::kPropertyUniqClientMessageIdKeyIdx, uniq_key);
-  }
-  // Where the message is parked instead of its own queue: prepared transactions in the
-  // half topic, timer messages in the timer topic, delayed ones in SCHEDULE_TOPIC_XXXX.
-  // The answer still names the queue the producer asked for, as Java's does.
-  std::string store_topic = target.topic;
-  int32_t store_queue_id = target.queue_id;
-  int32_t sys_flag = header.sys_flag;
-  const MessageRoute route{&store_topic, &store_queue_id, &sys_flag, &props};
-  if (to_dlq) {
-    props.Erase(message::kPropertyDelayTimeLevel);  // the DLQ is never delayed
-  } else if (tran_type == message::kTransactionPreparedType) {
-    RedirectToHalf(route);
-  } else {
-    Result<bool> timed = RedirectTimer(NowMillis(), settings.timer_max_delay_sec * 1000,
-                                       settings.timer_wheel_enable, route);
-    if (!timed.ok()) {
-      Refuse(&response, rc::kMessageIllegal, std::string(timed.status().message()));
-      responder.Send(std::move(response));
-      return;
-    }
-    if (!*timed) RedirectDelayed(delay_levels_, route);
-  }
-
-  const std::string properties = props.Encode();
-  if (properties.size() > message::kMaxPropertiesLength) {
-    Refuse(&response, rc::kMessageIllegal,
-           fmt::format("message properties of {} bytes exceed the limit of {} bytes",
-                       properties.size(), message::kMaxPropertiesLength));
     responder.Send(std::move(response));
     return;
   }
 
   message::RecordFields fields;
-  fields.queue_id = store_queue_id;
+  // A plain message (the usual send) is stored with the client's property text and the
+  // CLUSTER piece after it; any other is decoded, routed and encoded again, as Java does.
+  std::optional<PlainProperties> plain;
+  if (!to_dlq && tran_type != message::kTransactionPreparedType) {
+    plain = ReadPlainProperties(text, settings.broker_cluster_name);
+  }
+  std::optional<ClusterPiece> cluster_piece;
+  message::MessageProperties props;  // the decoding path's pairs
+  std::string encoded;               // the decoding path's stored text
+  std::string routed_topic;          // the decoding path's topic, after a redirect
+  std::optional<AnswerKey> uniq_key;
+  bool wait_store_msg_ok = true;
+  fields.queue_id = target.queue_id;
+  fields.sys_flag = header.sys_flag;
+  if (plain) {
+    cluster_piece.emplace(settings.broker_cluster_name);
+    fields.topic = target.topic;
+    fields.properties = text;
+    fields.properties_tail = cluster_piece->view();
+    uniq_key.emplace(plain->uniq_key);
+    wait_store_msg_ok = WaitStoreMsgOk(plain->wait);
+  } else {
+    props = message::MessageProperties::Decode(text);
+    (void)props.Set(message::kPropertyCluster, settings.broker_cluster_name);
+    std::optional<std::string_view> key = props.Get(message::kPropertyUniqClientMessageIdKeyIdx);
+    if (key) {
+      uniq_key.emplace(*key);
+    } else {
+      // 5.x gives every message an id; older clients always send one.
+      const std::string generated = uniq_keys_->Next();
+      (void)props.Set(message::kPropertyUniqClientMessageIdKeyIdx, generated);
+      uniq_key.emplace(generated);
+    }
+    // Where the message is parked instead of its own queue: prepared transactions in the
+    // half topic, timer messages in the timer topic, delayed ones in SCHEDULE_TOPIC_XXXX.
+    // The answer still names the queue the producer asked for, as Java's does.
+    routed_topic = target.topic;
+    const MessageRoute route{&routed_topic, &fields.queue_id, &fields.sys_flag, &props};
+    if (to_dlq) {
+      props.Erase(message::kPropertyDelayTimeLevel);  // the DLQ is never delayed
+    } else if (tran_type == message::kTransactionPreparedType) {
+      RedirectToHalf(route);
+    } else {
+      Result<bool> timed = RedirectTimer(NowMillis(), settings.timer_max_delay_sec * 1000,
+                                         settings.timer_wheel_enable, route);
+      if (!timed.ok()) {
+        Refuse(&response, rc::kMessageIllegal, std::string(timed.status().message()));
+        responder.Send(std::move(response));
+        return;
+      }
+      if (!*timed) RedirectDelayed(delay_levels_, route);
+    }
+    encoded = props.Encode();
+    fields.topic = routed_topic;
+    fields.properties = encoded;
+    wait_store_msg_ok = WaitStoreMsgOk(props.Get(message::kPropertyWaitStoreMsgOk));
+  }
+  // The broker's own pieces can take the text over the limit.
+  if (message::PropertiesSize(fields) > message::kMaxPropertiesLength) {
+    Refuse(&response, rc::kMessageIllegal,
+           fmt::format("message properties of {} bytes exceed the limit of {} bytes",
+                       message::PropertiesSize(fields), message::kMaxPropertiesLength));
+    responder.Send(std::move(response));
+    return;
+  }
+
   fields.flag = header.flag;
-  fields.sys_flag = sys_flag;
   fields.born_timestamp = header.born_timestamp;
   fields.born_host = BornHost(responder);
   fields.store_host = store_host_;
   fields.reconsume_times = header.reconsume_times.value_or(0);
   fields.body = request.body;
-  fields.topic = store_topic;
-  fields.properties = properties;
 
   store::MessageStore* store = deps_.store;
   deps_.store->PutMessage(
-      fields, WaitStoreMsgOk(props),
-      [store, store_host = store_host_, queue_id = target.queue_id, uniq_key = std::move(uniq_key),
+      fields, wait_store_msg_ok,
+      [store, store_host = store_host_, queue_id = target.queue_id, uniq_key = *uniq_key,
        max_size, strict_ack = settings.strict_ack_enable, fence = deps_.may_acknowledge,
        response = std::move(response), put_stats = BeginPut(deps_.stats, target.topic),
        responder = std::move(responder)](const store::PutResult& result) mutable {
@@ -396,8 +449,12 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
         if (fenced) mapped = FencedAnswer();
         response.code = mapped.code;
         if (!fenced && store::PutStatusStored(result.status)) {
-          FillStoredHeader(message::CreateOffsetMsgId(store_host, result.wrote_offset.value()),
-                           queue_id, result.queue_offset.value(), std::move(uniq_key), &response);
+          char msg_id[message::kOffsetMsgIdLengthIPv6];
+          message::CreateOffsetMsgIdTo(store_host, result.wrote_offset.value(), msg_id);
+          FillStoredHeader(std::string_view(msg_id, store_host.ipv6
+                                                         ? message::kOffsetMsgIdLengthIPv6
+                                                         : message::kOffsetMsgIdLengthIPv4),
+                           queue_id, result.queue_offset.value(), uniq_key.view(), &response);
         }
         if (!mapped.remark.empty()) response.remark = std::move(mapped.remark);
         responder.Send(std::move(response));
@@ -433,12 +490,12 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
                               "bytes",
                               request.body.size(), max_size));
   }
-  if (Status length = message::CheckPropertiesLength(header.properties.value_or(""));
+  if (Status length = message::CheckPropertiesLength(PropertiesText(header));
       !length.ok()) {
     return refuse(rc::kMessageIllegal, length.message());
   }
   message::MessageProperties batch_props =
-      message::MessageProperties::Decode(header.properties.value_or(""));
+      message::MessageProperties::Decode(PropertiesText(header));
   if (batch_props.Has(message::kPropertyDelayTimeLevel) &&
       batch_props.Get(message::kPropertyDelayTimeLevel) != "0") {
     return refuse(rc::kMessageIllegal, "a batch cannot carry delayed messages (DELAY is set)");
@@ -501,7 +558,7 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
 
   store::MessageStore* store = deps_.store;
   store->PutMessages(
-      std::move(batch), WaitStoreMsgOk(batch_props),
+      std::move(batch), WaitStoreMsgOk(batch_props.Get(message::kPropertyWaitStoreMsgOk)),
       [store, store_host = store_host_, queue_id = target.queue_id, max_size,
        strict_ack = settings.strict_ack_enable, fence = deps_.may_acknowledge,
        record_sizes = std::move(record_sizes), transaction_id = std::move(transaction_id),
@@ -522,7 +579,7 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
             offset += size;
           }
           FillStoredHeader(message::JoinMsgIds(msg_ids), queue_id, result.queue_offset.value(),
-                           std::move(transaction_id), &response);
+                           transaction_id, &response);
         }
         if (!mapped.remark.empty()) response.remark = std::move(mapped.remark);
         responder.Send(std::move(response));

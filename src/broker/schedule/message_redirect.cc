@@ -37,6 +37,14 @@ void EraseTimerRequest(message::MessageProperties* props) {
 
 }  // namespace
 
+bool IsRedirectProperty(std::string_view key) {
+  if (key == message::kPropertyDelayTimeLevel || key == message::kPropertyTimerOutMs) return true;
+  for (std::string_view timer_key : kTimerRequestProperties) {
+    if (key == timer_key) return true;
+  }
+  return false;
+}
+
 MessageRoute RouteOf(message::MessageExt* msg) {
   return MessageRoute{&msg->topic, &msg->queue_id, &msg->sys_flag, &msg->properties};
 }

@@ -39,6 +39,11 @@ struct MessageRoute {
 // A route over a MessageExt's topic, queue_id, sys_flag and properties.
 MessageRoute RouteOf(message::MessageExt* msg);
 
+// Whether `key` is a property RedirectDelayed or RedirectTimer reads (DELAY, the timer
+// request properties, TIMER_OUT_MS): a message without any of them is never redirected by
+// them and keeps its properties as they are.
+bool IsRedirectProperty(std::string_view key);
+
 // Java's DELAY redirect: a NOT- or COMMIT-type message whose DELAY level is > 0 moves to
 // SCHEDULE_TOPIC_XXXX, queue level - 1, with REAL_TOPIC / REAL_QID = its topic and queue;
 // a level above the table's maximum is clamped (and DELAY rewritten). Returns true when

@@ -288,6 +288,31 @@ TEST(MessageRecordTest, LimitsNameTheField) {
   EXPECT_NE(size.status().message().find("properties of 32768 bytes"), std::string::npos);
 }
 
+// A property tail is stored as if joined to the properties: the same record bytes, and the
+// properties limit counts both.
+TEST(MessageRecordTest, PropertiesTailIsStoredJoinedToTheProperties) {
+  RecordFields joined = SampleFields();
+  const std::string whole = std::string(joined.properties) + "CLUSTER\x01" "DefaultCluster\x02";
+  joined.properties = whole;
+  RecordFields split = SampleFields();
+  split.properties_tail = "CLUSTER\x01" "DefaultCluster\x02";
+  EXPECT_EQ(PropertiesSize(split), whole.size());
+  ASSERT_EQ(*RecordSize(split), *RecordSize(joined));
+  EXPECT_EQ(*EncodeRecordToString(split), *EncodeRecordToString(joined));
+  for (RecordVersion version : {RecordVersion::kV1, RecordVersion::kV2}) {
+    EXPECT_EQ(*EncodeRecordToString(split, version), *EncodeRecordToString(joined, version));
+  }
+
+  const std::string head(32760, 'p');
+  split.properties = head;
+  split.properties_tail = "12345678";  // 32768 together
+  Result<size_t> size = RecordSize(split);
+  ASSERT_FALSE(size.ok());
+  EXPECT_NE(size.status().message().find("properties of 32768 bytes"), std::string::npos);
+  split.properties_tail = "1234567";  // 32767: the limit itself
+  EXPECT_TRUE(RecordSize(split).ok());
+}
+
 TEST(MessageRecordTest, IPv6HostsSetSysFlagBitsAndDecode) {
   RecordFields f = SampleFields();
   f.sys_flag = kMultiTagsFlag | kBornHostV6Flag;  // the stale born bit is recomputed

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/coding.h"
 #include "unit/protocol/expect_same_header.h"
@@ -242,6 +246,78 @@ TEST(ExtFieldsTest, ManyKeysStayLinearAndOrdered) {
   EXPECT_FALSE(fields.Has("key0"));
   EXPECT_EQ(fields.Get("key1"), "1");
   EXPECT_EQ(fields.begin()->first, "key1");
+}
+
+// The key filter skips comparisons only where no held key could match: a model map must agree
+// on every Set, Get, FindNear and Erase, over keys that share lengths and first and last bytes.
+TEST(ExtFieldsTest, TheKeyFilterNeverHidesAKey) {
+  const std::vector<std::string> keys = {"", "a", "b", "n", "aa", "ab", "ba", "topic", "tapic",
+                                         "queueId", "queueOffset", "qd", "bname", "batch"};
+  std::mt19937 rng(13);
+  for (int round = 0; round < 200; ++round) {
+    ExtFields fields;
+    std::vector<std::pair<std::string, std::string>> model;
+    for (int op = 0; op < 40; ++op) {
+      const std::string& key = keys[rng() % keys.size()];
+      auto held = std::find_if(model.begin(), model.end(), [&](const auto& e) { return e.first == key; });
+      switch (rng() % 3) {
+        case 0: {
+          const std::string value = std::to_string(op);
+          fields.Set(key, value);
+          if (held != model.end()) {
+            held->second = value;
+          } else {
+            model.emplace_back(key, value);
+          }
+          break;
+        }
+        case 1:
+          EXPECT_EQ(fields.Erase(key), held != model.end()) << key;
+          if (held != model.end()) model.erase(held);
+          break;
+        default: {
+          size_t hint = rng() % 8;
+          const size_t at = fields.FindNear(key, &hint);
+          if (held == model.end()) {
+            EXPECT_FALSE(fields.Get(key).has_value()) << key;
+            EXPECT_EQ(at, ExtFields::npos) << key;
+          } else {
+            EXPECT_EQ(fields.Get(key), held->second) << key;
+            ASSERT_NE(at, ExtFields::npos) << key;
+            EXPECT_EQ(fields.value_at(at), held->second) << key;
+            EXPECT_EQ(hint, at + 1);
+          }
+          break;
+        }
+      }
+      ASSERT_EQ(fields.size(), model.size());
+    }
+  }
+}
+
+// A header read in the order its keys were written finds each at the first place looked;
+// any other order, a hint past the end and an indexed (large) map still find every key.
+TEST(ExtFieldsTest, FindNearSearchesFromTheHintAndRound) {
+  ExtFields fields;
+  for (const char* key : {"a", "b", "c", "d"}) fields.Set(key, std::string("v") + key);
+  size_t hint = 0;
+  for (const char* key : {"a", "b", "c", "d"}) {
+    const size_t at = fields.FindNear(key, &hint);
+    ASSERT_NE(at, ExtFields::npos);
+    EXPECT_EQ(fields.value_at(at), std::string("v") + key);
+  }
+  EXPECT_EQ(hint, 4u);
+  EXPECT_EQ(fields.value_at(fields.FindNear("a", &hint)), "va");  // round from the end
+  EXPECT_EQ(hint, 1u);
+  hint = 99;
+  EXPECT_EQ(fields.value_at(fields.FindNear("c", &hint)), "vc");
+  EXPECT_EQ(fields.FindNear("e", &hint), ExtFields::npos);
+
+  ExtFields many;
+  for (int i = 0; i < 40; ++i) many.Set("k" + std::to_string(i), std::to_string(i));
+  hint = 7;
+  EXPECT_EQ(many.value_at(many.FindNear("k3", &hint)), "3");
+  EXPECT_EQ(many.FindNear("k40", &hint), ExtFields::npos);
 }
 
 std::string FrameWithFields(SerializeType type, int fields) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
+
 #include "client_request_fixtures.h"
 #include "protocol/request_code.h"
 
@@ -76,6 +79,61 @@ TEST(SendHeadersTest, V2KeysMapOntoTheV1Fields) {
             "the custom field producerGroup is null");
 }
 
+// The broker's send takes the header: the same header as the decode, for every send real
+// clients made and in both key sets, with the string values moved out of the request.
+TEST(SendHeadersTest, TakingTheHeaderGivesTheDecodedOne) {
+  int taken = 0;
+  for (const auto& [source, request] : testing::LoadClientRequests()) {
+    if (request.code != request_code::kSendMessage &&
+        request.code != request_code::kSendMessageV2) {
+      continue;
+    }
+    Result<SendMessageRequestHeader> decoded = DecodeSendMessageRequestHeader(request);
+    ASSERT_TRUE(decoded.ok()) << source;
+    RemotingCommand copy = request;
+    Result<SendMessageRequestHeader> took = TakeSendMessageRequestHeader(&copy);
+    ASSERT_TRUE(took.ok()) << source << ": " << took.status().ToString();
+    EXPECT_EQ(took->producer_group, decoded->producer_group) << source;
+    EXPECT_EQ(took->topic, decoded->topic) << source;
+    EXPECT_EQ(took->default_topic, decoded->default_topic) << source;
+    EXPECT_EQ(took->default_topic_queue_nums, decoded->default_topic_queue_nums) << source;
+    EXPECT_EQ(took->queue_id, decoded->queue_id) << source;
+    EXPECT_EQ(took->sys_flag, decoded->sys_flag) << source;
+    EXPECT_EQ(took->born_timestamp, decoded->born_timestamp) << source;
+    EXPECT_EQ(took->flag, decoded->flag) << source;
+    EXPECT_EQ(took->properties, decoded->properties) << source;
+    EXPECT_EQ(took->reconsume_times, decoded->reconsume_times) << source;
+    EXPECT_EQ(took->unit_mode, decoded->unit_mode) << source;
+    EXPECT_EQ(took->batch, decoded->batch) << source;
+    EXPECT_EQ(took->max_reconsume_times, decoded->max_reconsume_times) << source;
+    EXPECT_EQ(took->broker_name, decoded->broker_name) << source;
+    // Moved, not copied: the request keeps the keys with empty values.
+    const char* topic_key = request.code == request_code::kSendMessage ? "topic" : "b";
+    EXPECT_EQ(copy.ext_fields.Get(topic_key), "") << source;
+    EXPECT_EQ(copy.ext_fields.size(), request.ext_fields.size()) << source;
+    ++taken;
+  }
+  EXPECT_GT(taken, 0);
+
+  // The same errors: a missing required string or number, and no check without extFields.
+  RemotingCommand v2 = RemotingCommand::MakeRequest(request_code::kSendMessageV2);
+  v2.has_ext_fields = true;
+  v2.ext_fields.Set("b", "T");
+  EXPECT_EQ(TakeSendMessageRequestHeader(&v2).status().message(),
+            DecodeSendMessageRequestHeader(v2).status().message());
+  EXPECT_EQ(TakeSendMessageRequestHeader(&v2).status().message(),
+            "the custom field a is null");
+  v2.ext_fields.Set("a", "PG");
+  v2.ext_fields.Set("c", "TBW102");
+  v2.ext_fields.Set("d", "four");
+  EXPECT_EQ(TakeSendMessageRequestHeader(&v2).status().message(),
+            "the custom field d is null");
+  RemotingCommand bare = RemotingCommand::MakeRequest(request_code::kSendMessage);
+  Result<SendMessageRequestHeader> empty = TakeSendMessageRequestHeader(&bare);
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->topic.empty());
+}
+
 TEST(SendHeadersTest, ReplyCodesPickTheirKeySet) {
   RemotingCommand request = RemotingCommand::MakeRequest(request_code::kSendReplyMessageV2);
   SendMessageRequestHeaderV2 v2;
@@ -137,6 +195,35 @@ TEST(SendHeadersTest, ResponseHeaderCarriesWhatClientsRead) {
   Result<SendMessageResponseHeader> back = DecodeCustomHeader<SendMessageResponseHeader>(response);
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->queue_offset, 42);
+}
+
+// The broker writes its answer from views; the frame must be the one the owning header gives,
+// in both serializations.
+TEST(SendHeadersTest, ResponseHeaderViewEncodesAsTheOwningOne) {
+  const std::string msg_id = "0A00000100002A9F0000000000000000";
+  const std::string uniq = "7F0000010B7A1B6D0B0C4B8A3F9E0001";
+  SendMessageResponseHeader owning{msg_id, 2, 42, uniq, {}, {}};
+  SendMessageResponseHeaderView view{msg_id, 2, 42, std::string_view(uniq), {}, {}};
+  for (SerializeType type : {SerializeType::kJson, SerializeType::kRocketMQ}) {
+    RemotingCommand request = RemotingCommand::MakeRequest(request_code::kSendMessageV2);
+    request.serialize_type = type;
+    RemotingCommand a = RemotingCommand::MakeResponse(request, 0);
+    RemotingCommand b = RemotingCommand::MakeResponse(request, 0);
+    AddExtFieldToSend("MSG_REGION", "DefaultRegion", &a);
+    AddExtFieldToSend("MSG_REGION", "DefaultRegion", &b);
+    EncodeCustomHeaderToSend(owning, &a);
+    EncodeCustomHeaderToSend(view, &b);
+    std::string frame_a;
+    std::string frame_b;
+    EncodeCommand(a, &frame_a);
+    EncodeCommand(b, &frame_b);
+    EXPECT_EQ(frame_a, frame_b) << static_cast<int>(type);
+    Result<RemotingCommand> back = DecodeCommand(std::string_view(frame_b).substr(4));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->ext_fields.Get("msgId"), msg_id);
+    EXPECT_EQ(back->ext_fields.Get("transactionId"), uniq);
+    EXPECT_EQ(back->ext_fields.Get("MSG_REGION"), "DefaultRegion");
+  }
 }
 
 TEST(SendHeadersTest, EndTransactionAndSendBack) {
