@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cstring>
 #include <random>
 #include <utility>
 #include <vector>
@@ -117,8 +116,7 @@ class AnswerKey {
  public:
   explicit AnswerKey(std::string_view key) {
     if (key.size() <= kInline) {
-      std::memcpy(inline_.data(), key.data(), key.size());
-      size_ = key.size();
+      size_ = key.copy(inline_.data(), key.size());
     } else {
       spilled_.assign(key);
     }
