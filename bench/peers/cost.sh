@@ -48,21 +48,31 @@ start() {
   cat "$scratch/broker.log" >&2
   return 1
 }
-broker_pid() {  # the process named mqbroker among $1 and its descendants
-  local p=$1 c
-  if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = mqbroker ] || grep -q mqbroker "/proc/$p/cmdline" 2>/dev/null &&
-     [ -z "$(pgrep -P "$p")" ]; then
-    echo "$p"
-    return
-  fi
-  for c in $(pgrep -P "$p"); do
-    broker_pid "$c"
-    return
+broker_pid() {  # the process named mqbroker among $1 and its descendants, else $1
+  # Breadth first: heaptrack's wrapper also starts helper processes (its interpreter), and
+  # taking the first child found once named one of those, so stop() killed the wrong process
+  # and the run waited for ever.
+  local queue=("$1") p
+  while [ ${#queue[@]} -gt 0 ]; do
+    p=${queue[0]}
+    queue=("${queue[@]:1}")
+    if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = mqbroker ]; then
+      echo "$p"
+      return
+    fi
+    # shellcheck disable=SC2207  # pids: no spaces
+    queue+=($(pgrep -P "$p"))
   done
-  echo "$p"
+  echo "$1"  # under valgrind the broker runs as the tool's own process
 }
 stop() {
   kill "$pid" 2>/dev/null || true
+  # A broker that has not ended after 10 s is killed, so the run goes on.
+  for _ in $(seq 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
   wait "$wrapper" 2>/dev/null || true
   pid=
 }
