@@ -14,8 +14,8 @@
 //
 // The wire key is Java's field name exactly. Member types: std::string, int32_t, int64_t,
 // bool, or std::optional of those; std::string_view too in a header that is only encoded (an
-// answer written from values that live elsewhere, no decode). The rules mirror Java's reflection codec
-// (RemotingCommand.makeCustomHeaderToNet / decodeCommandCustomHeader, §3.6):
+// answer written from values that live elsewhere, no decode). The rules mirror Java's reflection
+// codec (RemotingCommand.makeCustomHeaderToNet / decodeCommandCustomHeader, §3.6):
 //  * Encoding writes every value in Java toString() form: plain members always (Java
 //    primitives are never null), std::optional members only when set (null is skipped).
 //  * Decoding: a value that does not parse as the member's type (Integer.parseInt,
@@ -131,8 +131,8 @@ bool ReadField(const ExtFields& fields, const HeaderField<H, T>& field, Header* 
 // ReadField that moves a string value out of `fields` instead of copying it (the entry is
 // left holding an empty string); other types are parsed as ReadField parses them.
 template <typename Header, typename H, typename T>
-bool TakeField(ExtFields* fields, const HeaderField<H, T>& field, Header* header,
-               Status* status, size_t* hint) {
+bool TakeField(ExtFields* fields, const HeaderField<H, T>& field, Header* header, Status* status,
+               size_t* hint) {
   if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::optional<std::string>>) {
     if (const size_t at = fields->FindNear(field.key, hint); at != ExtFields::npos) {
       header->*field.member = std::move(*fields->mutable_value_at(at));

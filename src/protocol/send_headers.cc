@@ -30,9 +30,9 @@ Result<SendMessageRequestHeader> TakeSendMessageRequestHeader(RemotingCommand* r
   // DecodeCustomHeader's rule: no extFields member at all checks nothing.
   if (!request->has_ext_fields && request->ext_fields.empty()) return SendMessageRequestHeader{};
   if (UsesV2Keys(request->code)) {
-    APOGEE_ASSIGN_OR_RETURN(SendMessageRequestHeaderV2 v2,
-                            HeaderTakenFromExtFields<SendMessageRequestHeaderV2>(
-                                &request->ext_fields));
+    APOGEE_ASSIGN_OR_RETURN(
+        SendMessageRequestHeaderV2 v2,
+        HeaderTakenFromExtFields<SendMessageRequestHeaderV2>(&request->ext_fields));
     return static_cast<SendMessageRequestHeader&&>(std::move(v2));
   }
   return HeaderTakenFromExtFields<SendMessageRequestHeader>(&request->ext_fields);

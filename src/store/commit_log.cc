@@ -79,8 +79,8 @@ PutResult CommitLog::Append(message::RecordFields f) {
     return Refuse(PutStatus::kMessageIllegal);
   }
   if (message::PropertiesSize(f) > message::kMaxPropertiesLength) {
-    log->warn("put refused: properties of {} bytes exceed {} (topic {})", message::PropertiesSize(f),
-              message::kMaxPropertiesLength, f.topic);
+    log->warn("put refused: properties of {} bytes exceed {} (topic {})",
+              message::PropertiesSize(f), message::kMaxPropertiesLength, f.topic);
     return Refuse(PutStatus::kPropertiesSizeExceeded);
   }
   Result<size_t> size_or = message::RecordSize(f);

@@ -23,8 +23,7 @@ struct PlainProperties {
 // caller decodes, when the message names no UNIQ_KEY (the broker gives it one) or sets a
 // property a redirect reads (DELAY, the timer properties: IsRedirectProperty).
 inline constexpr size_t kMaxPlainClusterName = 200;
-std::optional<PlainProperties> ReadPlainProperties(std::string_view text,
-                                                   std::string_view cluster);
+std::optional<PlainProperties> ReadPlainProperties(std::string_view text, std::string_view cluster);
 
 // "CLUSTER\x01<cluster>\x02" in a buffer of its own, for a cluster name ReadPlainProperties
 // accepted.

@@ -14,10 +14,10 @@
 #include "base/logging.h"
 #include "base/strong_types.h"
 #include "broker/broker_config.h"
-#include "broker/stats/broker_stats_manager.h"
-#include "broker/schedule/message_redirect.h"
 #include "broker/permission.h"
 #include "broker/processors/plain_properties.h"
+#include "broker/schedule/message_redirect.h"
+#include "broker/stats/broker_stats_manager.h"
 #include "broker/store_status_mapping.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
@@ -436,8 +436,8 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
   store::MessageStore* store = deps_.store;
   deps_.store->PutMessage(
       fields, wait_store_msg_ok,
-      [store, store_host = store_host_, queue_id = target.queue_id, uniq_key = *uniq_key,
-       max_size, strict_ack = settings.strict_ack_enable, fence = deps_.may_acknowledge,
+      [store, store_host = store_host_, queue_id = target.queue_id, uniq_key = *uniq_key, max_size,
+       strict_ack = settings.strict_ack_enable, fence = deps_.may_acknowledge,
        response = std::move(response), put_stats = BeginPut(deps_.stats, target.topic),
        responder = std::move(responder)](const store::PutResult& result) mutable {
         put_stats.Done(result);
@@ -449,10 +449,10 @@ void SendMessageProcessor::SendSingle(const BrokerSettings& settings,
         if (!fenced && store::PutStatusStored(result.status)) {
           char msg_id[message::kOffsetMsgIdLengthIPv6];
           message::CreateOffsetMsgIdTo(store_host, result.wrote_offset.value(), msg_id);
-          FillStoredHeader(std::string_view(msg_id, store_host.ipv6
-                                                         ? message::kOffsetMsgIdLengthIPv6
-                                                         : message::kOffsetMsgIdLengthIPv4),
-                           queue_id, result.queue_offset.value(), uniq_key.view(), &response);
+          FillStoredHeader(
+              std::string_view(msg_id, store_host.ipv6 ? message::kOffsetMsgIdLengthIPv6
+                                                       : message::kOffsetMsgIdLengthIPv4),
+              queue_id, result.queue_offset.value(), uniq_key.view(), &response);
         }
         if (!mapped.remark.empty()) response.remark = std::move(mapped.remark);
         responder.Send(std::move(response));
@@ -488,8 +488,7 @@ void SendMessageProcessor::SendBatch(const BrokerSettings& settings, const Remot
                               "bytes",
                               request.body.size(), max_size));
   }
-  if (Status length = message::CheckPropertiesLength(PropertiesText(header));
-      !length.ok()) {
+  if (Status length = message::CheckPropertiesLength(PropertiesText(header)); !length.ok()) {
     return refuse(rc::kMessageIllegal, length.message());
   }
   message::MessageProperties batch_props =

@@ -292,10 +292,14 @@ TEST(MessageRecordTest, LimitsNameTheField) {
 // properties limit counts both.
 TEST(MessageRecordTest, PropertiesTailIsStoredJoinedToTheProperties) {
   RecordFields joined = SampleFields();
-  const std::string whole = std::string(joined.properties) + "CLUSTER\x01" "DefaultCluster\x02";
+  const std::string whole = std::string(joined.properties) +
+                            "CLUSTER\x01"
+                            "DefaultCluster\x02";
   joined.properties = whole;
   RecordFields split = SampleFields();
-  split.properties_tail = "CLUSTER\x01" "DefaultCluster\x02";
+  split.properties_tail =
+      "CLUSTER\x01"
+      "DefaultCluster\x02";
   EXPECT_EQ(PropertiesSize(split), whole.size());
   ASSERT_EQ(*RecordSize(split), *RecordSize(joined));
   EXPECT_EQ(*EncodeRecordToString(split), *EncodeRecordToString(joined));

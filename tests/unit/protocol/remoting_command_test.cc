@@ -251,15 +251,17 @@ TEST(ExtFieldsTest, ManyKeysStayLinearAndOrdered) {
 // The key filter skips comparisons only where no held key could match: a model map must agree
 // on every Set, Get, FindNear and Erase, over keys that share lengths and first and last bytes.
 TEST(ExtFieldsTest, TheKeyFilterNeverHidesAKey) {
-  const std::vector<std::string> keys = {"", "a", "b", "n", "aa", "ab", "ba", "topic", "tapic",
-                                         "queueId", "queueOffset", "qd", "bname", "batch"};
+  const std::vector<std::string> keys = {"",      "a",     "b",     "n",       "aa",          "ab",
+                                         "ba",    "topic", "tapic", "queueId", "queueOffset", "qd",
+                                         "bname", "batch"};
   std::mt19937 rng(13);
   for (int round = 0; round < 200; ++round) {
     ExtFields fields;
     std::vector<std::pair<std::string, std::string>> model;
     for (int op = 0; op < 40; ++op) {
       const std::string& key = keys[rng() % keys.size()];
-      auto held = std::find_if(model.begin(), model.end(), [&](const auto& e) { return e.first == key; });
+      auto held =
+          std::find_if(model.begin(), model.end(), [&](const auto& e) { return e.first == key; });
       switch (rng() % 3) {
         case 0: {
           const std::string value = std::to_string(op);

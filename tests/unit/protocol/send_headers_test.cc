@@ -121,13 +121,11 @@ TEST(SendHeadersTest, TakingTheHeaderGivesTheDecodedOne) {
   v2.ext_fields.Set("b", "T");
   EXPECT_EQ(TakeSendMessageRequestHeader(&v2).status().message(),
             DecodeSendMessageRequestHeader(v2).status().message());
-  EXPECT_EQ(TakeSendMessageRequestHeader(&v2).status().message(),
-            "the custom field a is null");
+  EXPECT_EQ(TakeSendMessageRequestHeader(&v2).status().message(), "the custom field a is null");
   v2.ext_fields.Set("a", "PG");
   v2.ext_fields.Set("c", "TBW102");
   v2.ext_fields.Set("d", "four");
-  EXPECT_EQ(TakeSendMessageRequestHeader(&v2).status().message(),
-            "the custom field d is null");
+  EXPECT_EQ(TakeSendMessageRequestHeader(&v2).status().message(), "the custom field d is null");
   RemotingCommand bare = RemotingCommand::MakeRequest(request_code::kSendMessage);
   Result<SendMessageRequestHeader> empty = TakeSendMessageRequestHeader(&bare);
   ASSERT_TRUE(empty.ok());
