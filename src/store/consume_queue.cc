@@ -87,6 +87,18 @@ Status ConsumeQueue::FillPreBlank(int64_t upto_byte) {
 }
 
 Status ConsumeQueue::PutEntry(const CqEntry& entry, int64_t queue_offset) {
+  // Both come from a record's own fields, which a damaged record can make anything: refused
+  // before the sums and products below could overflow.
+  if (queue_offset < 0 || queue_offset > kMaxQueueOffset) {
+    return Status::Corruption(fmt::format("ConsumeQueue {}-{}: queue offset {} is outside [0, {}]",
+                                          topic_, queue_id_, queue_offset, kMaxQueueOffset));
+  }
+  if (entry.phy_offset < 0 || entry.size < 0 ||
+      entry.phy_offset > std::numeric_limits<int64_t>::max() - entry.size) {
+    return Status::Corruption(fmt::format(
+        "ConsumeQueue {}-{}: record at CommitLog offset {} of {} bytes is not a valid position",
+        topic_, queue_id_, entry.phy_offset, entry.size));
+  }
   if (entry.phy_offset + entry.size <= max_phy_offset_.load()) {
     return Status::OK();  // already built (re-dispatch after recovery)
   }

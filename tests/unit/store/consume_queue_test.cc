@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "env/mem_env.h"
 
 namespace apogee::store {
@@ -54,6 +56,31 @@ TEST_F(ConsumeQueueTest, GapIsCorruption) {
   Status s = cq->PutEntry(Entry(2), 2);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("gap"), std::string::npos);
+}
+
+// A damaged record's offsets are refused before they are multiplied or added, and leave the
+// queue as it was.
+TEST_F(ConsumeQueueTest, OffsetsOutsideTheFormatAreCorruption) {
+  auto cq = Open();
+  ASSERT_TRUE(cq->PutEntry(Entry(0), 0).ok());
+  // The first offset whose byte position (20 bytes an entry) no longer fits int64.
+  constexpr int64_t kFirstTooLarge = std::numeric_limits<int64_t>::max() / 20 + 1;
+  for (int64_t queue_offset :
+       {int64_t{-1}, kFirstTooLarge, std::numeric_limits<int64_t>::max()}) {
+    Status s = cq->PutEntry(Entry(1), queue_offset);
+    EXPECT_TRUE(s.Is(StatusCode::kCorruption)) << queue_offset << ": " << s.ToString();
+    EXPECT_NE(s.message().find("is outside"), std::string::npos) << s.message();
+  }
+  for (CqEntry bad : {CqEntry{-1, 100, 0}, CqEntry{1100, -1, 0},
+                      CqEntry{std::numeric_limits<int64_t>::max() - 10, 100, 0}}) {
+    Status s = cq->PutEntry(bad, 1);
+    EXPECT_TRUE(s.Is(StatusCode::kCorruption)) << s.ToString();
+    EXPECT_NE(s.message().find("not a valid position"), std::string::npos) << s.message();
+  }
+  EXPECT_EQ(cq->MaxOffset(), 1);
+  EXPECT_EQ(cq->max_phy_offset(), 1100);
+  ASSERT_TRUE(cq->PutEntry(Entry(1), 1).ok());
+  EXPECT_EQ(cq->MaxOffset(), 2);
 }
 
 TEST_F(ConsumeQueueTest, QueueStartingLateIsPrefilled) {
