@@ -164,6 +164,26 @@ TEST(JsonHeaderScanTest, TheExtFieldsLimitCountsEveryMember) {
   EXPECT_EQ(over.command.code, 1);  // still known, so the request can be answered
 }
 
+// A header of many short escaped values keeps its memory near its size: each value's room is
+// capped, not the rest of the header (1024 members of a 512 KiB header held ~256 MiB).
+TEST(JsonHeaderScanTest, EscapedValuesHoldLittleMoreThanTheirText) {
+  std::string json = R"({"code":10,"extFields":{)";
+  for (int i = 0; i < 1000; ++i) {
+    if (i > 0) json += ',';
+    json += "\"k" + std::to_string(i) + "\":\"\\u0001" + std::string(100, 'x') + "\"";
+  }
+  json += R"(},"flag":0})";
+  RemotingCommand command;
+  ASSERT_TRUE(TryDecodeFlatJsonHeader(json, 0, &command));
+  ASSERT_EQ(command.ext_fields.size(), 1000u);
+  size_t held = 0;
+  for (const auto& [key, value] : command.ext_fields) {
+    EXPECT_EQ(value.size(), 101u);
+    held += value.capacity();
+  }
+  EXPECT_LT(held, 2 * json.size());
+}
+
 TEST(JsonHeaderScanTest, EveryTruncationDecodesAsTheFullParserDoes) {
   for (std::string_view json : {kJavaSendRequest, kSendAnswer}) {
     for (size_t n = 0; n < json.size(); ++n) ExpectSameAsFullParser(json.substr(0, n));
