@@ -52,7 +52,11 @@ Status ProducerWorkload::Start(BenchStats* stats) {
   // Fail fast on a topic that has no route, instead of counting failures for the whole run.
   auto queues = producer_->FetchPublishMessageQueues(config_.topic);
   if (!queues.ok()) return queues.status();
-  for (int i = 0; i < config_.threads; ++i) windows_.push_back(std::make_shared<Window>());
+  for (int i = 0; i < config_.threads; ++i) {
+    auto window = std::make_shared<Window>();
+    window->resume_at = config_.async_window - std::max(1, config_.async_window / 8);
+    windows_.push_back(std::move(window));
+  }
   running_threads_ = config_.threads;
   for (int i = 0; i < config_.threads; ++i) threads_.emplace_back([this, i] { SendLoop(i); });
   return Status::OK();
@@ -62,11 +66,14 @@ void ProducerWorkload::SendLoop(int thread_index) {
   const std::string body = MakeBody(config_.message_size);
   Window& window = *windows_[thread_index];
   int64_t seq = 0;
-  auto make_message = [&] {
-    Message msg(config_.topic, body);
-    if (config_.key_enable) msg.set_keys("k-" + std::to_string(thread_index) + "-" + std::to_string(seq));
+  // One message, changed per send: the producer copies what it sends, so a new Message (and
+  // a copy of the body) per send would measure mqbench's allocations, not the library's.
+  Message message(config_.topic, body);
+  auto make_message = [&]() -> const Message& {
+    if (config_.key_enable)
+      message.set_keys("k-" + std::to_string(thread_index) + "-" + std::to_string(seq));
     ++seq;
-    return msg;
+    return message;
   };
   const int64_t batch = config_.send_mode == SendMode::kSync ? config_.batch_size : 1;
   while (!stop_.load(std::memory_order_relaxed) && Claim(batch)) {
@@ -89,7 +96,10 @@ void ProducerWorkload::SendLoop(int thread_index) {
       case SendMode::kAsync: {
         {
           std::unique_lock<std::mutex> lock(window.mu);
-          window.cv.wait(lock, [&] { return window.in_flight < config_.async_window; });
+          if (window.in_flight >= config_.async_window) {
+            window.sender_waits = true;
+            window.cv.wait(lock, [&] { return window.in_flight <= window.resume_at; });
+          }
           ++window.in_flight;
         }
         const int64_t t0 = MonotonicMicros();
@@ -103,7 +113,13 @@ void ProducerWorkload::SendLoop(int thread_index) {
           }
           std::lock_guard<std::mutex> lock(shared->mu);
           --shared->in_flight;
-          shared->cv.notify_all();
+          bool wake = false;
+          if (shared->sender_waits && shared->in_flight <= shared->resume_at) {
+            shared->sender_waits = false;
+            wake = true;
+          }
+          if (shared->drain_waits && shared->in_flight == 0) wake = true;
+          if (wake) shared->cv.notify_all();
         });
         break;
       }
@@ -136,6 +152,7 @@ void ProducerWorkload::Stop() {
   auto deadline = std::chrono::steady_clock::now() + kDrainTimeout;
   for (const auto& w : windows_) {
     std::unique_lock<std::mutex> lock(w->mu);
+    w->drain_waits = true;
     w->cv.wait_until(lock, deadline, [&] { return w->in_flight == 0; });
   }
   if (producer_) producer_->Shutdown();

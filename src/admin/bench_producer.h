@@ -30,10 +30,16 @@ class ProducerWorkload : public BenchWorkload {
 
  private:
   // Async sends in flight of one thread; shared with callbacks that may outlive Stop's wait.
+  // A full window is refilled in bursts: the sender sleeps until `resume_at` sends are in
+  // flight (an eighth of the window has come back), and only the answer that reaches that
+  // mark wakes it. A wake-up per answer made every send a thread ping-pong of its own.
   struct Window {
     std::mutex mu;
     std::condition_variable cv;
     int in_flight = 0;
+    int resume_at = 0;
+    bool sender_waits = false;  // the sender sleeps until in_flight <= resume_at
+    bool drain_waits = false;   // Stop sleeps until in_flight == 0
   };
 
   void SendLoop(int thread_index);

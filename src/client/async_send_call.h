@@ -29,9 +29,13 @@ class AsyncSendCall : public remoting::ResponseHandler {
   virtual void OnSendResult(std::unique_ptr<AsyncSendCall> self, Result<SendResult> result) = 0;
 
   // What a successful SendResult reports: its queue's topic, and msg_id (the UNIQ_KEY,
-  // comma-joined for a batch), which is moved into the result, and left in place by a failure.
+  // comma-joined for a batch), which is copied into the result.
   std::string topic;
   std::string client_msg_id;
+
+ protected:
+  // Drops what the last attempt held: a call kept for reuse keeps no executor alive.
+  void ForgetAttempt() { executor_.reset(); }
 
  private:
   friend class MQClientAPI;

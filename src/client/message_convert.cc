@@ -4,17 +4,23 @@
 
 namespace apogee::client {
 
-Result<message::Message> ToWireMessage(const Message& msg) {
-  message::Message wire;
-  wire.topic = msg.topic();
-  wire.flag = msg.flag();
-  wire.body = msg.body();
+Result<message::MessageProperties> ToWireProperties(const Message& msg) {
+  message::MessageProperties properties;
   for (const auto& [name, value] : msg.properties()) {
-    Status status = wire.properties.Set(name, value);
+    Status status = properties.Set(name, value);
     if (!status.ok()) {
       return status.Prefixed(fmt::format("message property \"{}\" of topic {}", name, msg.topic()));
     }
   }
+  return properties;
+}
+
+Result<message::Message> ToWireMessage(const Message& msg) {
+  message::Message wire;
+  APOGEE_ASSIGN_OR_RETURN(wire.properties, ToWireProperties(msg));
+  wire.topic = msg.topic();
+  wire.flag = msg.flag();
+  wire.body = msg.body();
   return wire;
 }
 

@@ -15,6 +15,8 @@ namespace apogee::client {
 // The wire form of a public message. InvalidArgument naming the property when a name or
 // value cannot be encoded (empty, or containing the \x01 / \x02 separators).
 Result<message::Message> ToWireMessage(const Message& msg);
+// Its properties alone, with the same errors (a send that reads the body in place).
+Result<message::MessageProperties> ToWireProperties(const Message& msg);
 
 // A received message as the public API shows it. `broker_name` is where it was pulled.
 MessageExt ToPublicMessageExt(const message::MessageExt& ext, const std::string& broker_name);

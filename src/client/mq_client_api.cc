@@ -180,10 +180,11 @@ Result<SendAnswerFields> ReadSendAnswerFields(const RemotingCommand& response) {
 
 namespace {
 
-// ProcessSendResponse, with `client_msg_id` moved into the result only when it is one (an
-// async send's call keeps it for a retry after a failed answer).
+// ProcessSendResponse, with `client_msg_id` copied into the result: an async send's call
+// keeps its own for a retry and for the next send (made on the thread that reads the
+// answer, the copy is freed there too, not on the sending thread's heap).
 Result<SendResult> ReadSendResponse(std::string_view addr, std::string_view broker_name,
-                                    std::string_view topic, std::string& client_msg_id,
+                                    std::string_view topic, std::string_view client_msg_id,
                                     const RemotingCommand& response) {
   SendResult result;
   switch (response.code) {
@@ -207,7 +208,7 @@ Result<SendResult> ReadSendResponse(std::string_view addr, std::string_view brok
     return fields.status().Prefixed(
         fmt::format("response of {} ({})", addr, rs::Name(response.code)));
   }
-  result.msg_id = std::move(client_msg_id);
+  result.msg_id.assign(client_msg_id);
   result.offset_msg_id = std::string(*fields->msg_id);
   result.message_queue =
       MessageQueue(std::string(topic), std::string(broker_name), *fields->queue_id);
@@ -469,16 +470,20 @@ void AsyncSendCall::OnResponse(remoting::ResponseHandlerPtr self,
     if (!r.ok()) return r.status();
     return ReadSendResponse(c.addr_, c.broker_name_, c.topic, c.client_msg_id, *r);
   };
-  std::shared_ptr<remoting::ThreadPoolExecutor> executor = executor_;
-  auto pending = std::make_shared<Pending>();
+  std::optional<Result<SendResult>> failed;
   if (success_on_io_thread_) {
     Result<SendResult> result = read(*this, response);
     if (result.ok()) {
       OnSendResult(std::move(call), std::move(result));
       return;
     }
+    failed = std::move(result);
+  }
+  std::shared_ptr<remoting::ThreadPoolExecutor> executor = executor_;
+  auto pending = std::make_shared<Pending>();
+  if (failed) {
     // A failure may retry, refresh a route or log: on a callback thread, as always.
-    pending->result = std::move(result);
+    pending->result = std::move(failed);
   } else {
     // The answer is read on the callback thread, as for every other async call.
     pending->response = std::move(response);

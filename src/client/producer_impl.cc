@@ -59,6 +59,15 @@ struct ProducerImpl::AsyncSend final : AsyncSendCall {
   int64_t attempt_begin = 0;
 
   void OnSendResult(std::unique_ptr<AsyncSendCall> self, Result<SendResult> result) override;
+  // What belongs to a finished send, but for `producer`; the strings keep their capacity.
+  void Forget() {
+    callback = nullptr;
+    info.reset();
+    fixed_mq.reset();
+    brokers_sent.clear();
+    last_broker.clear();
+    ForgetAttempt();
+  }
 };
 
 ProducerImpl::ProducerImpl(ProducerConfig config) : config_(std::move(config)) {}
@@ -289,20 +298,19 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
     callback(running);
     return;
   }
-  auto state = std::make_unique<AsyncSend>();
+  std::unique_ptr<AsyncSend> state = TakeAsyncSend();
   state->producer = shared_from_this();
   state->begin_ms = SteadyMillis();
   state->callback = std::move(callback);
-  Result<PreparedMessage> prepared =
-      PrepareMessage(msg, config_, message::UniqKeyGenerator::Default());
+  Status prepared =
+      PrepareMessageInto(msg, config_, message::UniqKeyGenerator::Default(), &state->prepared);
   if (!prepared.ok()) {
-    state->callback(prepared.status());
+    state->callback(prepared);
     return;
   }
-  state->prepared = std::move(prepared).value();
   state->topic = state->prepared.topic;
-  state->client_msg_id = std::move(state->prepared.client_msg_id);
-  state->header = BuildSendHeader(std::move(state->prepared), config_, MessageQueue(), 0);
+  state->client_msg_id.assign(state->prepared.client_msg_id);  // both keep their capacity
+  FillSendHeader(state->prepared, config_, MessageQueue(), 0, &state->header);
   if (mq != nullptr) {
     if (mq->topic() != msg.topic()) {
       state->callback(Status::InvalidArgument(fmt::format(
@@ -372,6 +380,8 @@ void ProducerImpl::AsyncSend::OnSendResult(std::unique_ptr<AsyncSendCall> self,
   producer->fault_strategy_.UpdateFaultItem(mq.broker_name(), elapsed, !result.ok());
   if (result.ok()) {
     callback(std::move(result));
+    std::shared_ptr<ProducerImpl> keep = producer;
+    keep->KeepAsyncSend(std::move(state));
     return;
   }
   // The state may hold the last reference to the producer; it outlives the call.
@@ -392,6 +402,39 @@ void ProducerImpl::AsyncAttemptFailed(std::unique_ptr<AsyncSend> state, const St
   }
   state->callback(error.Prefixed(
       fmt::format("async send to {} (BrokersSent: [{}])", mq.ToString(), state->brokers_sent)));
+  KeepAsyncSend(std::move(state));
+}
+
+namespace {
+// Async sends kept for reuse at most, and the most string capacity one may keep: a pool
+// for the window of a busy sender, not a cache of big messages.
+constexpr size_t kAsyncSendPoolMax = 256;
+constexpr size_t kAsyncSendKeptCapacityMax = 32 * 1024;
+}  // namespace
+
+std::unique_ptr<ProducerImpl::AsyncSend> ProducerImpl::TakeAsyncSend() {
+  {
+    std::lock_guard<std::mutex> lock(async_pool_mu_);
+    if (!async_pool_.empty()) {
+      std::unique_ptr<AsyncSend> state = std::move(async_pool_.back());
+      async_pool_.pop_back();
+      return state;
+    }
+  }
+  return std::make_unique<AsyncSend>();
+}
+
+void ProducerImpl::KeepAsyncSend(std::unique_ptr<AsyncSend> state) {
+  // What belongs to the finished send goes now (the caller's callback, the route, the
+  // producer, which a kept call must not hold: the pool lives in it).
+  // Released last, after the pool's lock: it may be the producer's last reference.
+  std::shared_ptr<ProducerImpl> hold = std::move(state->producer);
+  state->Forget();
+  const size_t kept = state->prepared.body.capacity() + state->prepared.properties.capacity() +
+                      (state->header.properties ? state->header.properties->capacity() : 0);
+  if (kept > kAsyncSendKeptCapacityMax) return;
+  std::lock_guard<std::mutex> lock(async_pool_mu_);
+  if (async_pool_.size() < kAsyncSendPoolMax) async_pool_.push_back(std::move(state));
 }
 
 Result<std::vector<MessageQueue>> ProducerImpl::FetchPublishMessageQueues(const std::string& topic) {

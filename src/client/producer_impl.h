@@ -71,6 +71,12 @@ class ProducerImpl final : public ProducerInner, public std::enable_shared_from_
   // A failed attempt at state->mq: another one when retriable and attempts are left, else
   // the callback.
   void AsyncAttemptFailed(std::unique_ptr<AsyncSend> state, const Status& error);
+  // Finished async sends are kept for the next ones, their strings (the body above all)
+  // with their capacity: a send is made on the caller's thread and ends on the IO thread,
+  // and glibc serves memory freed on another thread through its arena lock
+  // (docs/benchmarks.md, "The client's async send made and ended on two threads").
+  std::unique_ptr<AsyncSend> TakeAsyncSend();
+  void KeepAsyncSend(std::unique_ptr<AsyncSend> state);
   Status EndTransaction(const SendResult& result, LocalTransactionState state,
                         const std::string& remark);
 
@@ -80,6 +86,8 @@ class ProducerImpl final : public ProducerInner, public std::enable_shared_from_
   std::shared_ptr<TransactionListener> transaction_listener_;
   std::mutex lifecycle_mu_;
   std::atomic<bool> running_{false};
+  std::mutex async_pool_mu_;
+  std::vector<std::unique_ptr<AsyncSend>> async_pool_;  // guarded by async_pool_mu_
 };
 
 }  // namespace apogee::client

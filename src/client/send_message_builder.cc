@@ -57,52 +57,67 @@ Status CheckMessage(const Message& msg, int32_t max_message_size) {
 
 Result<PreparedMessage> PrepareMessage(const Message& msg, const ProducerConfig& config,
                                        message::UniqKeyGenerator& ids) {
-  APOGEE_RETURN_IF_ERROR(CheckMessage(msg, config.max_message_size));
-  APOGEE_ASSIGN_OR_RETURN(message::Message wire, ToWireMessage(msg));
   PreparedMessage prepared;
-  prepared.topic = wire.topic;
-  prepared.flag = wire.flag;
-  std::optional<std::string_view> uniq = wire.properties.Get(message::kPropertyUniqClientMessageIdKeyIdx);
+  APOGEE_RETURN_IF_ERROR(PrepareMessageInto(msg, config, ids, &prepared));
+  return prepared;
+}
+
+Status PrepareMessageInto(const Message& msg, const ProducerConfig& config,
+                          message::UniqKeyGenerator& ids, PreparedMessage* out) {
+  APOGEE_RETURN_IF_ERROR(CheckMessage(msg, config.max_message_size));
+  // The body is read in place: copied once, into `out` (or compressed from here).
+  APOGEE_ASSIGN_OR_RETURN(message::MessageProperties properties, ToWireProperties(msg));
+  out->topic = msg.topic();
+  out->flag = msg.flag();
+  out->sys_flag = 0;
+  out->batch = false;
+  out->reconsume_times.reset();
+  out->max_reconsume_times.reset();
+  std::optional<std::string_view> uniq =
+      properties.Get(message::kPropertyUniqClientMessageIdKeyIdx);
   // A new UNIQ_KEY is not set in the map: a new key goes last, and erasing others keeps the
   // order, so it is appended to the encoded text below (the same bytes, without its pair).
   const bool append_uniq = !uniq;
   if (uniq) {
-    prepared.client_msg_id = std::string(*uniq);
+    out->client_msg_id.assign(*uniq);
   } else {
-    prepared.client_msg_id = ids.Next();  // hex digits: never a separator
+    ids.NextTo(&out->client_msg_id);  // hex digits: never a separator
   }
-  if (protocol::IsRetryTopic(wire.topic)) {
-    if (auto times = wire.properties.Get(message::kPropertyReconsumeTime)) {
-      prepared.reconsume_times = std::atoi(std::string(*times).c_str());
-      wire.properties.Erase(message::kPropertyReconsumeTime);
+  if (protocol::IsRetryTopic(msg.topic())) {
+    if (auto times = properties.Get(message::kPropertyReconsumeTime)) {
+      out->reconsume_times = std::atoi(std::string(*times).c_str());
+      properties.Erase(message::kPropertyReconsumeTime);
     }
-    if (auto max = wire.properties.Get(message::kPropertyMaxReconsumeTimes)) {
-      prepared.max_reconsume_times = std::atoi(std::string(*max).c_str());
-      wire.properties.Erase(message::kPropertyMaxReconsumeTimes);
+    if (auto max = properties.Get(message::kPropertyMaxReconsumeTimes)) {
+      out->max_reconsume_times = std::atoi(std::string(*max).c_str());
+      properties.Erase(message::kPropertyMaxReconsumeTimes);
     }
   }
+  bool compressed = false;
   if (config.compress_msg_body_over_howmuch > 0 &&
-      wire.body.size() >= static_cast<size_t>(config.compress_msg_body_over_howmuch)) {
-    Result<std::string> compressed = message::CompressBody(wire.body, config.compress_level);
-    if (compressed.ok()) {
-      wire.body = std::move(compressed).value();
-      prepared.sys_flag = message::MarkZlibCompressed(prepared.sys_flag);
+      msg.body().size() >= static_cast<size_t>(config.compress_msg_body_over_howmuch)) {
+    Result<std::string> zipped = message::CompressBody(msg.body(), config.compress_level);
+    if (zipped.ok()) {
+      out->body = std::move(zipped).value();
+      out->sys_flag = message::MarkZlibCompressed(out->sys_flag);
+      compressed = true;
     }  // else sent uncompressed, as Java does when compression fails
   }
-  std::optional<std::string_view> tran = wire.properties.Get(message::kPropertyTransactionPrepared);
-  if (tran && *tran == "true") prepared.sys_flag |= message::kTransactionPreparedType;
+  if (!compressed) out->body.assign(msg.body());
+  std::optional<std::string_view> tran = properties.Get(message::kPropertyTransactionPrepared);
+  if (tran && *tran == "true") out->sys_flag |= message::kTransactionPreparedType;
   const std::string_view uniq_key = message::kPropertyUniqClientMessageIdKeyIdx;
-  prepared.properties.reserve(wire.properties.EncodedSize() +
-                              (append_uniq ? uniq_key.size() + prepared.client_msg_id.size() + 2 : 0));
-  wire.properties.EncodeTo(&prepared.properties);
+  out->properties.clear();
+  out->properties.reserve(properties.EncodedSize() +
+                          (append_uniq ? uniq_key.size() + out->client_msg_id.size() + 2 : 0));
+  properties.EncodeTo(&out->properties);
   if (append_uniq) {
-    prepared.properties.append(uniq_key);
-    prepared.properties.push_back(message::kNameValueSeparator);
-    prepared.properties.append(prepared.client_msg_id);
-    prepared.properties.push_back(message::kPropertySeparator);
+    out->properties.append(uniq_key);
+    out->properties.push_back(message::kNameValueSeparator);
+    out->properties.append(out->client_msg_id);
+    out->properties.push_back(message::kPropertySeparator);
   }
-  prepared.body = std::move(wire.body);
-  return prepared;
+  return Status::OK();
 }
 
 Result<PreparedMessage> PrepareBatch(const std::vector<Message>& msgs, const ProducerConfig& config,
@@ -163,22 +178,29 @@ Result<PreparedMessage> PrepareBatch(const std::vector<Message>& msgs, const Pro
 namespace {
 
 // Both BuildSendHeader: `Prepared` is PreparedMessage const& (copies) or PreparedMessage (moves).
+// Every field is set, so a reused header carries nothing of its last send.
+template <typename Prepared>
+void SetSendHeader(Prepared&& prepared, const ProducerConfig& config, const MessageQueue& mq,
+                   int64_t now_ms, protocol::SendMessageRequestHeader* header) {
+  header->producer_group = config.group_name;
+  header->topic = std::forward<Prepared>(prepared).topic;
+  header->default_topic = config.create_topic_key;
+  header->default_topic_queue_nums = config.default_topic_queue_nums;
+  header->sys_flag = prepared.sys_flag;
+  header->flag = prepared.flag;
+  header->properties = std::forward<Prepared>(prepared).properties;
+  header->reconsume_times = prepared.reconsume_times.value_or(0);
+  header->unit_mode = config.unit_mode;
+  header->batch = prepared.batch;
+  header->max_reconsume_times = prepared.max_reconsume_times;
+  SetSendAttempt(mq, now_ms, header);
+}
+
 template <typename Prepared>
 protocol::SendMessageRequestHeader MakeSendHeader(Prepared&& prepared, const ProducerConfig& config,
                                                   const MessageQueue& mq, int64_t now_ms) {
   protocol::SendMessageRequestHeader header;
-  header.producer_group = config.group_name;
-  header.topic = std::forward<Prepared>(prepared).topic;
-  header.default_topic = config.create_topic_key;
-  header.default_topic_queue_nums = config.default_topic_queue_nums;
-  header.sys_flag = prepared.sys_flag;
-  header.flag = prepared.flag;
-  header.properties = std::forward<Prepared>(prepared).properties;
-  header.reconsume_times = prepared.reconsume_times.value_or(0);
-  header.unit_mode = config.unit_mode;
-  header.batch = prepared.batch;
-  header.max_reconsume_times = prepared.max_reconsume_times;
-  SetSendAttempt(mq, now_ms, &header);
+  SetSendHeader(std::forward<Prepared>(prepared), config, mq, now_ms, &header);
   return header;
 }
 
@@ -194,6 +216,12 @@ protocol::SendMessageRequestHeader BuildSendHeader(PreparedMessage&& prepared,
                                                    const ProducerConfig& config,
                                                    const MessageQueue& mq, int64_t now_ms) {
   return MakeSendHeader(std::move(prepared), config, mq, now_ms);
+}
+
+void FillSendHeader(const PreparedMessage& prepared, const ProducerConfig& config,
+                    const MessageQueue& mq, int64_t now_ms,
+                    protocol::SendMessageRequestHeader* header) {
+  SetSendHeader(prepared, config, mq, now_ms, header);
 }
 
 void SetSendAttempt(const MessageQueue& mq, int64_t now_ms,

@@ -43,6 +43,10 @@ struct PreparedMessage {
 // transaction type when property TRAN_MSG is "true".
 Result<PreparedMessage> PrepareMessage(const Message& msg, const ProducerConfig& config,
                                        message::UniqKeyGenerator& ids);
+// The same into `out`, whose strings keep their capacity (a pooled async send reuses them);
+// every field of `out` is set. On an error `out` is left partly written.
+Status PrepareMessageInto(const Message& msg, const ProducerConfig& config,
+                          message::UniqKeyGenerator& ids, PreparedMessage* out);
 
 // A batch (Java's DefaultMQProducer.batch + MessageBatch.encode): InvalidArgument for an
 // empty list, mixed topics, a delayed message, a %RETRY% topic, mixed WAIT settings, or an
@@ -60,6 +64,10 @@ protocol::SendMessageRequestHeader BuildSendHeader(const PreparedMessage& prepar
 protocol::SendMessageRequestHeader BuildSendHeader(PreparedMessage&& prepared,
                                                    const ProducerConfig& config,
                                                    const MessageQueue& mq, int64_t now_ms);
+// The same into `header`, every field set, its strings assigned (their capacity reused).
+void FillSendHeader(const PreparedMessage& prepared, const ProducerConfig& config,
+                    const MessageQueue& mq, int64_t now_ms,
+                    protocol::SendMessageRequestHeader* header);
 // What differs between two attempts of one send: the queue, its broker, the born timestamp.
 void SetSendAttempt(const MessageQueue& mq, int64_t now_ms, protocol::SendMessageRequestHeader* header);
 

@@ -28,6 +28,15 @@ std::string HexOf(const uint8_t* p, size_t n) {
   return HexEncodeUpper(std::string_view(reinterpret_cast<const char*>(p), n));
 }
 
+// HexOf appended to `out`, as HexEncodeUpper writes it (upper-case digits).
+void AppendHex(const uint8_t* p, size_t n, std::string* out) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  for (size_t i = 0; i < n; ++i) {
+    out->push_back(kDigits[p[i] >> 4]);
+    out->push_back(kDigits[p[i] & 0xF]);
+  }
+}
+
 bool IsPrivateIPv4(const uint8_t* a) {
   return a[0] == 10 || (a[0] == 172 && a[1] >= 16 && a[1] <= 31) || (a[0] == 192 && a[1] == 168);
 }
@@ -88,6 +97,12 @@ void UniqKeyGenerator::MoveMonthLocked(int64_t now_ms) {
 }
 
 std::string UniqKeyGenerator::Next() {
+  std::string id;
+  NextTo(&id);
+  return id;
+}
+
+void UniqKeyGenerator::NextTo(std::string* out) {
   const int64_t now = clock_->NowMillis();
   int64_t delta;
   {
@@ -101,7 +116,9 @@ std::string UniqKeyGenerator::Next() {
   uint8_t tail[kTimeLength + kCounterLength];
   EncodeFixed32(tail, static_cast<uint32_t>(diff));
   EncodeFixed16(tail + kTimeLength, counter_.fetch_add(1, std::memory_order_relaxed));
-  return prefix_ + HexOf(tail, sizeof(tail));
+  out->reserve(prefix_.size() + 2 * sizeof(tail));
+  out->assign(prefix_);
+  AppendHex(tail, sizeof(tail), out);
 }
 
 Result<UniqKeyInfo> ParseUniqKey(std::string_view id) {

@@ -34,6 +34,8 @@ class UniqKeyGenerator {
 
   // A new id. Thread-safe.
   std::string Next();
+  // The same into `out` (its capacity reused).
+  void NextTo(std::string* out);
   // The fixed hex prefix (IP, pid, hash).
   const std::string& prefix() const { return prefix_; }
 

@@ -38,6 +38,13 @@ constexpr size_t kTlsCoalesceBelow = 16 * 1024;
 // TLS: a staging buffer grown past this by a big batch is given back afterwards.
 constexpr size_t kTlsStagingKeep = 1024 * 1024;
 
+// Spare frame heads (Connection::spare_heads_): per connection, the size of one, and the
+// bytes all connections of the process keep.
+constexpr size_t kMaxSpareHeads = 32;
+constexpr size_t kMaxSpareHeadCapacity = 16 * 1024;
+constexpr size_t kMaxSpareHeadBytes = 16 * 1024 * 1024;
+std::atomic<size_t> g_spare_head_bytes{0};
+
 char* ThreadReadBuffer() {
   thread_local std::unique_ptr<char[]> buffer(new char[kReadBufferSize]);
   return buffer.get();
@@ -75,6 +82,9 @@ Connection::Connection(std::shared_ptr<asio::io_context> context, asio::ip::tcp:
 Connection::~Connection() {
   // Bytes of a batch whose completion never ran (the context stopped first).
   if (options_.write_budget && queued_bytes_ != 0) options_.write_budget->Release(queued_bytes_);
+  size_t spare_bytes = 0;
+  for (const std::string& head : spare_heads_) spare_bytes += head.capacity();
+  g_spare_head_bytes.fetch_sub(spare_bytes, std::memory_order_relaxed);
 }
 
 bool Connection::OnIoThread() const { return context_->get_executor().running_in_this_thread(); }
@@ -378,6 +388,17 @@ void Connection::PendingRequest::Complete(Result<RemotingCommand> response) {
 Connection::OutgoingFrame Connection::MakeFrame(const RemotingCommand& command,
                                                 WriteCallback on_written) {
   OutgoingFrame frame;
+  {
+    std::lock_guard<std::mutex> lock(spare_mu_);
+    if (!spare_heads_.empty()) {
+      frame.head = std::move(spare_heads_.back());
+      spare_heads_.pop_back();
+    }
+  }
+  if (frame.head.capacity() != 0) {
+    g_spare_head_bytes.fetch_sub(frame.head.capacity(), std::memory_order_relaxed);
+    frame.head.clear();
+  }
   protocol::EncodeCommand(command, &frame.head);
   frame.segments = command.body_segments;
   frame.on_written = std::move(on_written);
@@ -457,7 +478,8 @@ void Connection::DoWrite() {
     for (auto& frame : done) {
       if (frame.on_written) frame.on_written(result);
     }
-    // Frames (and the memory they pin) go before anything else runs.
+    // Frames (and the memory they pin) go before anything else runs; their heads may stay.
+    self->KeepSpareHeads(&done);
     done.clear();
     self->write_in_progress_ = false;
     if (ec) {
@@ -473,6 +495,23 @@ void Connection::DoWrite() {
     asio::async_write(*tls_, buffers, std::move(on_written));
   } else {
     asio::async_write(socket_, buffers, std::move(on_written));
+  }
+}
+
+void Connection::KeepSpareHeads(std::vector<OutgoingFrame>* written) {
+  if (closed_on_io_) return;
+  std::lock_guard<std::mutex> lock(spare_mu_);
+  for (OutgoingFrame& frame : *written) {
+    if (spare_heads_.size() >= kMaxSpareHeads) break;
+    const size_t capacity = frame.head.capacity();
+    // Short strings live inside the object (nothing to keep); big ones are not kept.
+    if (capacity <= std::string().capacity() || capacity > kMaxSpareHeadCapacity) continue;
+    if (g_spare_head_bytes.fetch_add(capacity, std::memory_order_relaxed) + capacity >
+        kMaxSpareHeadBytes) {
+      g_spare_head_bytes.fetch_sub(capacity, std::memory_order_relaxed);
+      break;
+    }
+    spare_heads_.push_back(std::move(frame.head));
   }
 }
 
@@ -559,16 +598,14 @@ void Connection::SendTwoWay(RemotingCommand request, PendingRequest pending) {
   pending.code = request.code;
   // Encode on the caller's thread; only queueing happens on the IO thread.
   OutgoingFrame frame = MakeFrame(request, nullptr);
-  asio::post(*context_, [self = shared_from_this(), opaque, pending = std::move(pending),
-                         frame = std::move(frame)]() mutable {
-    if (self->closed_on_io_) {
-      pending.Complete(Status::Unavailable(fmt::format(
-          "connection to {} is closed; request code {} not sent", self->remote_address_, pending.code)));
-      return;
-    }
-    self->AddPending(opaque, std::move(pending));
-    self->Enqueue(std::move(frame));
-  });
+  bool post;
+  {
+    std::lock_guard<std::mutex> lock(handoff_mu_);
+    request_handoff_.push_back({opaque, std::move(pending), std::move(frame)});
+    post = !handoff_posted_;
+    handoff_posted_ = true;
+  }
+  if (post) asio::post(*context_, [self = shared_from_this()] { self->DrainHandoff(); });
 }
 
 Result<RemotingCommand> Connection::InvokeSync(RemotingCommand request,
@@ -662,18 +699,33 @@ void Connection::SendResponse(RemotingCommand response) {
 void Connection::DrainHandoff() {
   std::vector<OutgoingFrame> frames;
   frames.swap(handoff_spare_);
+  std::vector<OutgoingRequest> requests;
+  requests.swap(request_handoff_spare_);
   {
     std::lock_guard<std::mutex> lock(handoff_mu_);
     frames.swap(handoff_);
+    requests.swap(request_handoff_);
     handoff_posted_ = false;
   }
   // One write for the batch, as for the answers produced in one read cycle.
   const bool was_deferring = in_read_cycle_;
   in_read_cycle_ = true;
   for (OutgoingFrame& frame : frames) Enqueue(std::move(frame));
+  for (OutgoingRequest& request : requests) {
+    if (closed_on_io_) {
+      request.pending.Complete(
+          Status::Unavailable(fmt::format("connection to {} is closed; request code {} not sent",
+                                          remote_address_, request.pending.code)));
+      continue;
+    }
+    AddPending(request.opaque, std::move(request.pending));
+    Enqueue(std::move(request.frame));
+  }
   in_read_cycle_ = was_deferring;
   frames.clear();
   handoff_spare_.swap(frames);
+  requests.clear();
+  request_handoff_spare_.swap(requests);
   if (!closed_on_io_ && !in_read_cycle_ && !write_in_progress_ && !write_queue_.empty()) DoWrite();
 }
 
@@ -773,6 +825,13 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
   timer_at_ = std::chrono::steady_clock::time_point::max();
   // Responders of held requests may keep this object alive for a while; its buffers go now.
   decoder_.Discard();
+  {
+    std::lock_guard<std::mutex> lock(spare_mu_);
+    size_t spare_bytes = 0;
+    for (const std::string& head : spare_heads_) spare_bytes += head.capacity();
+    g_spare_head_bytes.fetch_sub(spare_bytes, std::memory_order_relaxed);
+    std::vector<std::string>().swap(spare_heads_);
+  }
 
   auto pending = std::move(pending_);
   pending_.clear();

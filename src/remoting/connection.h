@@ -152,7 +152,10 @@ class Connection final : public Channel,
     void Complete(Result<protocol::RemotingCommand> response);
   };
 
-  static OutgoingFrame MakeFrame(const protocol::RemotingCommand& command, WriteCallback on_written);
+  // Encodes into a spare head when one is kept (any thread).
+  OutgoingFrame MakeFrame(const protocol::RemotingCommand& command, WriteCallback on_written);
+  // IO thread: keeps the heads of written frames for MakeFrame, within the bounds below.
+  void KeepSpareHeads(std::vector<OutgoingFrame>* written);
   int32_t NextOpaque();
   // Both InvokeAsyncWithin: encodes here, registers `pending` and queues on the IO thread.
   void SendTwoWay(protocol::RemotingCommand request, PendingRequest pending);
@@ -184,8 +187,8 @@ class Connection final : public Channel,
   void AnswerRefused(const protocol::RemotingCommand& request, const Status& why);
   void OnResponse(protocol::RemotingCommand response);
   void Enqueue(OutgoingFrame frame);
-  // IO thread: queues the responses other threads handed over (SendResponse) and writes
-  // them in one go.
+  // IO thread: queues the responses and requests other threads handed over (SendResponse,
+  // SendTwoWay) and writes them in one go.
   void DrainHandoff();
   void DoWrite();
   // TLS: copies runs of small buffers into tls_write_staging_ (see kTlsCoalesceBelow).
@@ -248,8 +251,25 @@ class Connection final : public Channel,
   // not one post (a handler allocated on one thread, freed on the other, and a wake-up) each.
   std::mutex handoff_mu_;
   std::vector<OutgoingFrame> handoff_;  // guarded by handoff_mu_
+  // Two-way requests from other threads (SendTwoWay), handed over the same way: the
+  // producer's sending thread would otherwise post (allocate a handler, maybe wake the IO
+  // thread) once per send.
+  struct OutgoingRequest {
+    int32_t opaque = 0;
+    PendingRequest pending;
+    OutgoingFrame frame;
+  };
+  std::vector<OutgoingRequest> request_handoff_;        // guarded by handoff_mu_
+  std::vector<OutgoingRequest> request_handoff_spare_;  // IO thread: kept for reuse
   bool handoff_posted_ = false;         // guarded by handoff_mu_: a DrainHandoff is on its way
   std::vector<OutgoingFrame> handoff_spare_;  // IO thread: the drained vector, kept for reuse
+  // Heads of written frames, kept with their capacity for the next frames. A frame is often
+  // encoded on another thread than the IO thread that writes and frees it (the producer's
+  // sending thread, the group commit), and glibc serves memory freed across threads through
+  // its arena lock; reusing the head avoids both. Bounded per connection (kMaxSpareHeads of
+  // at most kMaxSpareHeadCapacity bytes) and per process (kMaxSpareHeadBytes).
+  std::mutex spare_mu_;
+  std::vector<std::string> spare_heads_;  // guarded by spare_mu_
   std::mutex observed_mu_;
   std::unordered_map<int32_t, ObservedRequest> observed_;  // guarded by observed_mu_
   std::chrono::steady_clock::time_point last_activity_;

@@ -6,7 +6,9 @@
 #include <set>
 
 #include "fake_servers.h"
+#include "message/compression.h"
 #include "message/message_format.h"
+#include "message/properties.h"
 #include "protocol/send_headers.h"
 #include "testutil/test_util.h"
 
@@ -281,6 +283,57 @@ TEST_F(ProducerTest, AsyncSendAndAsyncRetry) {
   std::promise<Result<SendResult>> bad;
   producer.SendAsync(Message("", "x"), [&](Result<SendResult> r) { bad.set_value(std::move(r)); });
   EXPECT_TRUE(bad.get_future().get().status().Is(StatusCode::kInvalidArgument));
+}
+
+// A finished async send's call object is kept and reused by the next send (ProducerImpl's
+// pool, strings with their capacity): each send must carry its own message and nothing of the
+// one before it, in both callback modes.
+TEST_F(ProducerTest, AsyncSendsCarryNothingOfTheSendBefore) {
+  std::vector<Message> msgs;
+  msgs.emplace_back("T", std::string(10000, 'q'));  // compressed
+  msgs.emplace_back("T", "tag", "small");
+  msgs.back().set_keys("k1");
+  msgs.emplace_back("T", "x");
+  msgs.back().PutProperty("u", "1");
+  msgs.emplace_back("T", "tag2", std::string(3000, 'w'));
+  for (bool on_io : {false, true}) {
+    ProducerConfig config = Config(on_io ? "P-io" : "PG");
+    config.async_send_callback_on_io_thread = on_io;
+    Producer producer(config);
+    ASSERT_TRUE(producer.Start().ok());
+    for (int round = 0; round < 3; ++round) {
+      for (const Message& msg : msgs) {
+        std::promise<Result<SendResult>> done;
+        producer.SendAsync(msg, MessageQueue("T", "broker-a", round % 2),
+                           [&](Result<SendResult> r) { done.set_value(std::move(r)); });
+        auto future = done.get_future();
+        ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+        Result<SendResult> result = future.get();
+        ASSERT_TRUE(result.ok()) << result.status().ToString();
+        RemotingCommand sent = broker_a_.Requests(rc::kSendMessageV2).back();
+        auto header = protocol::DecodeSendMessageRequestHeader(sent);
+        ASSERT_TRUE(header.ok());
+        EXPECT_EQ(header->queue_id, round % 2);
+        EXPECT_EQ(header->producer_group, config.group_name);
+        auto props = message::MessageProperties::Decode(header->properties.value_or(""));
+        EXPECT_EQ(props.Get("UNIQ_KEY"), result->msg_id);
+        EXPECT_EQ(props.Get("TAGS"), msg.properties().count("TAGS") != 0
+                                         ? std::optional<std::string_view>(msg.properties().at("TAGS"))
+                                         : std::nullopt);
+        EXPECT_EQ(props.Has("KEYS"), msg.properties().count("KEYS") != 0);
+        EXPECT_EQ(props.Has("u"), msg.properties().count("u") != 0);
+        const bool compressed = (header->sys_flag & message::kCompressedFlag) != 0;
+        EXPECT_EQ(compressed, msg.body().size() >= 4096);
+        if (compressed) {
+          auto body = message::DecompressBody(sent.body, header->sys_flag);
+          ASSERT_TRUE(body.ok());
+          EXPECT_EQ(*body, msg.body()) << "round " << round;
+        } else {
+          EXPECT_EQ(sent.body, msg.body()) << "round " << round;
+        }
+      }
+    }
+  }
 }
 
 TEST_F(ProducerTest, AsyncAttemptsAllFailingNameEveryBrokerTried) {

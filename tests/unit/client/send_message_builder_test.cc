@@ -133,6 +133,73 @@ TEST(PrepareMessageTest, RetryTopicMovesReconsumeTimesToTheHeader) {
   EXPECT_EQ(header.max_reconsume_times, 16);
 }
 
+// A pooled async send prepares each message into the PreparedMessage and header of an earlier
+// one: every field must be what a fresh PrepareMessage and BuildSendHeader give, whatever the
+// earlier message was (compressed, a retry with reconsume properties, a transaction half, a
+// big body before a small one, a batch's header), and the frame the same bytes.
+TEST(PrepareMessageTest, IntoAReusedMessageEqualsAFreshOne) {
+  std::vector<Message> cases;
+  cases.emplace_back("T", std::string(5000, 'z'));  // compressed
+  cases.emplace_back("%RETRY%G", "tag", "x");
+  cases.back().PutProperty("RECONSUME_TIME", "3");
+  cases.back().PutProperty("MAX_RECONSUME_TIMES", "16");
+  cases.emplace_back("T", "small");
+  cases.back().PutProperty("TRAN_MSG", "true");
+  cases.emplace_back("Other", "tag", std::string(3000, 'y'));
+  cases.back().set_keys("k1 k2");
+  cases.emplace_back("T", "x");
+  cases.back().PutProperty("UNIQ_KEY", "MYID");
+  cases.emplace_back("T", "y");
+  ProducerConfig config = Config();
+  config.default_topic_queue_nums = 6;
+  // Each case after each other one, starting from a batch's header.
+  for (size_t first = 0; first < cases.size(); ++first) {
+    for (size_t second = 0; second < cases.size(); ++second) {
+      auto batch = PrepareBatch({Message("B", "a", "1"), Message("B", "b", "2")}, config, Ids());
+      ASSERT_TRUE(batch.ok());
+      PreparedMessage reused = *batch;
+      protocol::SendMessageRequestHeader header =
+          BuildSendHeader(*batch, config, MessageQueue("B", "broker-x", 1), 5);
+      for (size_t index : {first, second}) {
+        const Message& msg = cases[index];
+        ASSERT_TRUE(PrepareMessageInto(msg, config, Ids(), &reused).ok());
+        auto fresh = PrepareMessage(msg, config, Ids());
+        ASSERT_TRUE(fresh.ok());
+        // The ids differ per call unless the message sets its own.
+        if (msg.properties().count("UNIQ_KEY") == 0) {
+          EXPECT_NE(reused.client_msg_id, fresh->client_msg_id);
+          fresh->properties.replace(fresh->properties.find(fresh->client_msg_id),
+                                    fresh->client_msg_id.size(), reused.client_msg_id);
+          fresh->client_msg_id = reused.client_msg_id;
+        }
+        EXPECT_EQ(reused.topic, fresh->topic);
+        EXPECT_EQ(reused.flag, fresh->flag);
+        EXPECT_EQ(reused.sys_flag, fresh->sys_flag) << index;
+        EXPECT_EQ(reused.properties, fresh->properties) << index;
+        EXPECT_EQ(reused.body, fresh->body) << index;
+        EXPECT_EQ(reused.batch, fresh->batch);
+        EXPECT_EQ(reused.reconsume_times, fresh->reconsume_times) << index;
+        EXPECT_EQ(reused.max_reconsume_times, fresh->max_reconsume_times) << index;
+        const MessageQueue mq(msg.topic(), "broker-a", 2);
+        FillSendHeader(reused, config, mq, 77, &header);
+        protocol::SendMessageRequestHeader built = BuildSendHeader(*fresh, config, mq, 77);
+        std::string reused_frame;
+        std::string built_frame;
+        for (SendHeaderForm form : {SendHeaderForm::kJsonMembers, SendHeaderForm::kExtFieldsMap}) {
+          protocol::EncodeCommand(MakeSendRequest(header, reused.body, form), &reused_frame);
+          protocol::EncodeCommand(MakeSendRequest(built, fresh->body, form), &built_frame);
+        }
+        EXPECT_EQ(reused_frame, built_frame) << first << " then " << second;
+      }
+    }
+  }
+  // An error leaves the message partly written, and the next one is whole again.
+  PreparedMessage reused;
+  EXPECT_FALSE(PrepareMessageInto(Message("", "x"), config, Ids(), &reused).ok());
+  ASSERT_TRUE(PrepareMessageInto(Message("T", "ok"), config, Ids(), &reused).ok());
+  EXPECT_EQ(reused.body, "ok");
+}
+
 TEST(PrepareBatchTest, EncodesEveryMessageWithItsOwnId) {
   std::vector<Message> msgs = {Message("T", "a", "one"), Message("T", "b", "two"),
                                Message("T", std::string(5000, 'z'))};
