@@ -388,7 +388,7 @@ void Connection::PendingRequest::Complete(Result<RemotingCommand> response) {
 Connection::OutgoingFrame Connection::MakeFrame(const RemotingCommand& command,
                                                 WriteCallback on_written) {
   OutgoingFrame frame;
-  {
+  if (options_.reuse_frame_heads) {
     std::lock_guard<std::mutex> lock(spare_mu_);
     if (!spare_heads_.empty()) {
       frame.head = std::move(spare_heads_.back());
@@ -499,7 +499,7 @@ void Connection::DoWrite() {
 }
 
 void Connection::KeepSpareHeads(std::vector<OutgoingFrame>* written) {
-  if (closed_on_io_) return;
+  if (!options_.reuse_frame_heads || closed_on_io_) return;
   std::lock_guard<std::mutex> lock(spare_mu_);
   for (OutgoingFrame& frame : *written) {
     if (spare_heads_.size() >= kMaxSpareHeads) break;

@@ -83,6 +83,10 @@ struct ConnectionOptions {
   std::shared_ptr<ByteBudget> write_budget;
   // "server" or "client", for log lines.
   std::string side = "server";
+  // Keep the heads of written frames for the next frames (Connection::spare_heads_). For a
+  // client's few connections, whose frames are made on the caller's thread; a server's
+  // connections do not, so that ten thousand of them do not each keep one.
+  bool reuse_frame_heads = false;
 
   // TLS: none (plain), a server that accepts plain and TLS (permissive) or TLS only
   // (enforcing), or a client. A role other than kNone needs `tls_context`.
@@ -266,8 +270,9 @@ class Connection final : public Channel,
   // Heads of written frames, kept with their capacity for the next frames. A frame is often
   // encoded on another thread than the IO thread that writes and frees it (the producer's
   // sending thread, the group commit), and glibc serves memory freed across threads through
-  // its arena lock; reusing the head avoids both. Bounded per connection (kMaxSpareHeads of
-  // at most kMaxSpareHeadCapacity bytes) and per process (kMaxSpareHeadBytes).
+  // its arena lock; reusing the head avoids both. Only with options_.reuse_frame_heads;
+  // bounded per connection (kMaxSpareHeads of at most kMaxSpareHeadCapacity bytes) and per
+  // process (kMaxSpareHeadBytes).
   std::mutex spare_mu_;
   std::vector<std::string> spare_heads_;  // guarded by spare_mu_
   std::mutex observed_mu_;

@@ -104,6 +104,7 @@ class RemotingClient::Impl : public ChannelEventListener,
       connection_options.max_frame_length = options_.max_frame_length;
       connection_options.idle_timeout = options_.channel_max_idle;
       connection_options.side = "remoting client";
+      connection_options.reuse_frame_heads = true;
       if (tls_context_) {
         connection_options.tls_role = ConnectionOptions::TlsRole::kClient;
         connection_options.tls_context = tls_context_;

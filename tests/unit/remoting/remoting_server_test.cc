@@ -460,9 +460,10 @@ TEST_F(RemotingServerTest, ManyConcurrentRequests) {
   EXPECT_EQ(wrong.load(), 0);
 }
 
-// Frame heads are kept after their write and reused by the next frames of the connection
-// (both sides, any thread that encodes): frames of every size, in an order that puts short
-// frames into heads of long ones and the reverse, must arrive byte for byte, each once.
+// A client's connection keeps frame heads after their write and reuses them for the next
+// frames (a server's does not: ConnectionOptions::reuse_frame_heads): frames of every size, in
+// an order that puts short frames into heads of long ones and the reverse, must arrive byte
+// for byte, each once, on both sides.
 std::string PatternBody(size_t size, size_t seed) {
   std::string body(size, '\0');
   for (size_t j = 0; j < body.size(); ++j) body[j] = static_cast<char>('a' + (seed + j) % 26);
