@@ -1,6 +1,7 @@
 #include "remoting/connection.h"
 
 #include <fmt/format.h>
+#include <sys/socket.h>
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
@@ -60,7 +61,8 @@ std::string EndpointOrUnknown(const asio::ip::tcp::endpoint& endpoint,
 }  // namespace
 
 Connection::Connection(std::shared_ptr<asio::io_context> context, asio::ip::tcp::socket socket,
-                       ConnectionOptions options, std::shared_ptr<const RequestDispatcher> dispatcher,
+                       ConnectionOptions options,
+                       std::shared_ptr<const RequestDispatcher> dispatcher,
                        std::string remote_label)
     : context_(std::move(context)),
       socket_(std::move(socket)),
@@ -71,7 +73,8 @@ Connection::Connection(std::shared_ptr<asio::io_context> context, asio::ip::tcp:
       phase_(options_.tls_role == ConnectionOptions::TlsRole::kNone ? Phase::kOpen
                                                                     : Phase::kDetect),
       decoder_(options_.max_frame_length, options_.decode_limits.max_header_length,
-               options_.partial_frame_budget.get()) {
+               options_.partial_frame_budget.get()),
+      direct_writes_(options_.tls_role == ConnectionOptions::TlsRole::kNone) {
   boost::system::error_code ec;
   auto remote = socket_.remote_endpoint(ec);
   remote_address_ = remote_label.empty() ? EndpointOrUnknown(remote, ec) : std::move(remote_label);
@@ -362,15 +365,21 @@ void Connection::RequestFinished() {
 }
 
 void Connection::OnResponse(RemotingCommand response) {
-  auto it = pending_.find(response.opaque);
-  if (it == pending_.end()) {
+  PendingRequest pending;
+  {
+    std::lock_guard<std::mutex> lock(pending_mu_);
+    auto it = pending_.find(response.opaque);
+    if (it != pending_.end()) {
+      pending = std::move(it->second);
+      pending_.erase(it);
+    }
+  }
+  if (!pending.timer) {
     // Late (after a timeout) or bogus; Java logs and drops it too.
     GetLogger("remoting")->warn("{}: response with unknown opaque {} (code {}) from {} dropped",
                                 options_.side, response.opaque, response.code, remote_address_);
     return;
   }
-  PendingRequest pending = std::move(it->second);
-  pending_.erase(it);
   pending.timer->cancel();
   pending.Complete(std::move(response));
 }
@@ -412,6 +421,7 @@ void Connection::Enqueue(OutgoingFrame frame) {
     }
     return;
   }
+  if (direct_writes_ && write_queue_.empty() && !write_in_progress_) TakeWriterRole();
   const size_t bytes = frame.Bytes();
   queued_bytes_ += bytes;
   if (options_.write_budget) options_.write_budget->Acquire(bytes);
@@ -488,7 +498,11 @@ void Connection::DoWrite() {
     }
     if (self->closed_on_io_) return;
     self->MaybeResumeForWrites();
-    if (!self->write_queue_.empty() && !self->write_in_progress_) self->DoWrite();
+    if (!self->write_queue_.empty() && !self->write_in_progress_) {
+      self->DoWrite();
+    } else {
+      self->MaybeReleaseWriterRole();
+    }
   };
   if (tls_) {
     CoalesceForTls(&buffers);
@@ -502,17 +516,22 @@ void Connection::KeepSpareHeads(std::vector<OutgoingFrame>* written) {
   if (!options_.reuse_frame_heads || closed_on_io_) return;
   std::lock_guard<std::mutex> lock(spare_mu_);
   for (OutgoingFrame& frame : *written) {
-    if (spare_heads_.size() >= kMaxSpareHeads) break;
-    const size_t capacity = frame.head.capacity();
-    // Short strings live inside the object (nothing to keep); big ones are not kept.
-    if (capacity <= std::string().capacity() || capacity > kMaxSpareHeadCapacity) continue;
-    if (g_spare_head_bytes.fetch_add(capacity, std::memory_order_relaxed) + capacity >
-        kMaxSpareHeadBytes) {
-      g_spare_head_bytes.fetch_sub(capacity, std::memory_order_relaxed);
-      break;
-    }
-    spare_heads_.push_back(std::move(frame.head));
+    if (!KeepSpareHeadLocked(&frame.head)) break;
   }
+}
+
+bool Connection::KeepSpareHeadLocked(std::string* head) {
+  if (spare_heads_.size() >= kMaxSpareHeads) return false;
+  const size_t capacity = head->capacity();
+  // Short strings live inside the object (nothing to keep); big ones are not kept.
+  if (capacity <= std::string().capacity() || capacity > kMaxSpareHeadCapacity) return true;
+  if (g_spare_head_bytes.fetch_add(capacity, std::memory_order_relaxed) + capacity >
+      kMaxSpareHeadBytes) {
+    g_spare_head_bytes.fetch_sub(capacity, std::memory_order_relaxed);
+    return false;
+  }
+  spare_heads_.push_back(std::move(*head));
+  return true;
 }
 
 void Connection::CoalesceForTls(std::vector<asio::const_buffer>* buffers) {
@@ -551,20 +570,30 @@ void Connection::CoalesceForTls(std::vector<asio::const_buffer>* buffers) {
 
 // ---- requests we send ----
 
-void Connection::AddPending(int32_t opaque, PendingRequest pending) {
+Connection::AddResult Connection::AddPending(int32_t opaque, PendingRequest& pending,
+                                             bool only_if_alone) {
+  std::lock_guard<std::mutex> lock(pending_mu_);
+  if (pending_closed_) return AddResult::kClosed;
+  if (only_if_alone && !pending_.empty()) return AddResult::kNotAlone;
+  // Armed under the lock: DoClose cancels every timer of the table after it closed it.
   pending.timer = std::make_unique<asio::steady_timer>(*context_);
   pending.timer->expires_after(pending.timeout);
   pending.timer->async_wait([self = shared_from_this(), opaque](const boost::system::error_code& ec) {
     if (!ec) self->OnRequestTimeout(opaque);
   });
   pending_.emplace(opaque, std::move(pending));
+  return AddResult::kAdded;
 }
 
 void Connection::OnRequestTimeout(int32_t opaque) {
-  auto it = pending_.find(opaque);
-  if (it == pending_.end()) return;
-  PendingRequest pending = std::move(it->second);
-  pending_.erase(it);
+  PendingRequest pending;
+  {
+    std::lock_guard<std::mutex> lock(pending_mu_);
+    auto it = pending_.find(opaque);
+    if (it == pending_.end()) return;
+    pending = std::move(it->second);
+    pending_.erase(it);
+  }
   pending.Complete(Status::Timeout(fmt::format("request code {} to {} timed out after {} ms",
                                                pending.code, remote_address_,
                                                pending.reported_timeout.count())));
@@ -596,16 +625,77 @@ void Connection::SendTwoWay(RemotingCommand request, PendingRequest pending) {
   request.flag = 0;
   int32_t opaque = request.opaque;
   pending.code = request.code;
-  // Encode on the caller's thread; only queueing happens on the IO thread.
+  // Encode on the caller's thread; only queueing happens on the IO thread, unless the
+  // caller may write the frame itself.
   OutgoingFrame frame = MakeFrame(request, nullptr);
   bool post;
   {
     std::lock_guard<std::mutex> lock(handoff_mu_);
+    // Only a request with no other in flight: a pipeline of requests (async sends) is
+    // better handed over in batches and written with one writev than sent one by one.
+    if (direct_writes_ && !io_writing_ && !handoff_posted_ && !socket_closed_ &&
+        frame.segments.segments.empty() && !OnIoThread()) {
+      // The answer is registered before the frame leaves, so it cannot arrive first.
+      if (AddPending(opaque, pending, /*only_if_alone=*/true) == AddResult::kAdded) {
+        WriteDirectLocked(std::move(frame));
+        return;
+      }
+      // Not alone, or closed meanwhile (the hand-over below fails it on the IO thread).
+    }
     request_handoff_.push_back({opaque, std::move(pending), std::move(frame)});
     post = !handoff_posted_;
     handoff_posted_ = true;
   }
   if (post) asio::post(*context_, [self = shared_from_this()] { self->DrainHandoff(); });
+}
+
+void Connection::WriteDirectLocked(OutgoingFrame frame) {
+  const std::string& head = frame.head;
+  const ssize_t sent =
+      ::send(socket_.native_handle(), head.data(), head.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+  const size_t written = sent > 0 ? static_cast<size_t>(sent) : 0;
+  if (written == head.size()) {
+    if (options_.reuse_frame_heads) {
+      std::lock_guard<std::mutex> lock(spare_mu_);
+      KeepSpareHeadLocked(&frame.head);
+    }
+    return;
+  }
+  // A full socket buffer or an error: the IO thread writes the rest before anything else
+  // (or finds the error and closes). Nothing else is written until it has.
+  if (written != 0) frame.head.erase(0, written);
+  direct_remainder_ = std::move(frame);
+  io_writing_ = true;
+  if (!handoff_posted_) {
+    handoff_posted_ = true;
+    asio::post(*context_, [self = shared_from_this()] { self->DrainHandoff(); });
+  }
+}
+
+void Connection::TakeWriterRole() {
+  std::lock_guard<std::mutex> lock(handoff_mu_);
+  io_writing_ = true;
+  if (direct_remainder_) {
+    const size_t bytes = direct_remainder_->Bytes();
+    queued_bytes_ += bytes;
+    if (options_.write_budget) options_.write_budget->Acquire(bytes);
+    write_queue_.push_front(std::move(*direct_remainder_));
+    direct_remainder_.reset();
+  }
+}
+
+void Connection::MaybeReleaseWriterRole() {
+  if (!direct_writes_ || closed_on_io_ || !write_queue_.empty() || write_in_progress_) return;
+  {
+    std::lock_guard<std::mutex> lock(handoff_mu_);
+    if (!direct_remainder_) {
+      io_writing_ = false;
+      return;
+    }
+  }
+  // A direct write's rest arrived while this thread was idle: it goes now.
+  TakeWriterRole();
+  if (!in_read_cycle_) DoWrite();
 }
 
 Result<RemotingCommand> Connection::InvokeSync(RemotingCommand request,
@@ -706,19 +796,21 @@ void Connection::DrainHandoff() {
     frames.swap(handoff_);
     requests.swap(request_handoff_);
     handoff_posted_ = false;
+    // Until these are queued, no caller may write past them.
+    if (direct_writes_ && (!frames.empty() || !requests.empty())) io_writing_ = true;
   }
   // One write for the batch, as for the answers produced in one read cycle.
   const bool was_deferring = in_read_cycle_;
   in_read_cycle_ = true;
   for (OutgoingFrame& frame : frames) Enqueue(std::move(frame));
   for (OutgoingRequest& request : requests) {
-    if (closed_on_io_) {
+    if (closed_on_io_ ||
+        AddPending(request.opaque, request.pending, /*only_if_alone=*/false) != AddResult::kAdded) {
       request.pending.Complete(
           Status::Unavailable(fmt::format("connection to {} is closed; request code {} not sent",
                                           remote_address_, request.pending.code)));
       continue;
     }
-    AddPending(request.opaque, std::move(request.pending));
     Enqueue(std::move(request.frame));
   }
   in_read_cycle_ = was_deferring;
@@ -727,6 +819,8 @@ void Connection::DrainHandoff() {
   requests.clear();
   request_handoff_spare_.swap(requests);
   if (!closed_on_io_ && !in_read_cycle_ && !write_in_progress_ && !write_queue_.empty()) DoWrite();
+  // Nothing to write (or the rest of a direct write, handed over alone).
+  if (!in_read_cycle_) MaybeReleaseWriterRole();
 }
 
 // ---- idle, slow frames, stalled writes ----
@@ -818,6 +912,13 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
   } else {
     logger->info("{}: connection {} closed: {}", options_.side, remote_address_, reason);
   }
+  std::optional<OutgoingFrame> remainder;
+  {
+    // No thread writes to the descriptor after this (a direct write holds the lock).
+    std::lock_guard<std::mutex> lock(handoff_mu_);
+    socket_closed_ = true;
+    remainder.swap(direct_remainder_);
+  }
   boost::system::error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
@@ -833,8 +934,12 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
     std::vector<std::string>().swap(spare_heads_);
   }
 
-  auto pending = std::move(pending_);
-  pending_.clear();
+  std::unordered_map<int32_t, PendingRequest> pending;
+  {
+    std::lock_guard<std::mutex> lock(pending_mu_);
+    pending_closed_ = true;
+    pending.swap(pending_);
+  }
   for (auto& [opaque, request] : pending) {
     request.timer->cancel();
     request.Complete(Status::Unavailable(

@@ -45,6 +45,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -160,6 +161,8 @@ class Connection final : public Channel,
   OutgoingFrame MakeFrame(const protocol::RemotingCommand& command, WriteCallback on_written);
   // IO thread: keeps the heads of written frames for MakeFrame, within the bounds below.
   void KeepSpareHeads(std::vector<OutgoingFrame>* written);
+  // spare_mu_ held: keeps `head` if the bounds allow; false when the list is full.
+  bool KeepSpareHeadLocked(std::string* head);
   int32_t NextOpaque();
   // Both InvokeAsyncWithin: encodes here, registers `pending` and queues on the IO thread.
   void SendTwoWay(protocol::RemotingCommand request, PendingRequest pending);
@@ -197,7 +200,19 @@ class Connection final : public Channel,
   void DoWrite();
   // TLS: copies runs of small buffers into tls_write_staging_ (see kTlsCoalesceBelow).
   void CoalesceForTls(std::vector<boost::asio::const_buffer>* buffers);
-  void AddPending(int32_t opaque, PendingRequest pending);
+  // Registers a request's answer (any thread); `pending` is untouched unless kAdded. With
+  // `only_if_alone`, only when no other answer is awaited.
+  enum class AddResult { kAdded, kNotAlone, kClosed };
+  AddResult AddPending(int32_t opaque, PendingRequest& pending, bool only_if_alone);
+  // A caller's thread writes a two-way request itself (handoff_mu_ held, io_writing_ false):
+  // what the socket does not take at once is left for the IO thread (direct_remainder_).
+  void WriteDirectLocked(OutgoingFrame frame);
+  // IO thread, before it queues a frame while idle: marks the IO thread as the writer
+  // (io_writing_) and puts a direct write's remainder first.
+  void TakeWriterRole();
+  // IO thread, when it has nothing left to write: gives the write side back to callers
+  // (or writes a direct write's remainder that arrived meanwhile).
+  void MaybeReleaseWriterRole();
   void OnRequestTimeout(int32_t opaque);
   // Write high-water mark: stop reading (on enqueue), resume (on a finished write).
   void MaybePauseForWrites();
@@ -242,7 +257,11 @@ class Connection final : public Channel,
   size_t queued_bytes_ = 0;  // in write_queue_ and writing_
   bool write_paused_ = false;
   std::chrono::steady_clock::time_point write_progress_;  // last finished write while paused
-  std::unordered_map<int32_t, PendingRequest> pending_;
+  // Requests waiting for their answer. Written by the IO thread and, for a direct write, by
+  // the caller's thread; read by the IO thread.
+  std::mutex pending_mu_;
+  std::unordered_map<int32_t, PendingRequest> pending_;  // guarded by pending_mu_
+  bool pending_closed_ = false;                          // guarded by pending_mu_
   // With a ResponseObserver: code, arrival and long-polling mark of each two-way request
   // by opaque, until its response is sent (any thread).
   struct ObservedRequest {
@@ -265,6 +284,17 @@ class Connection final : public Channel,
   };
   std::vector<OutgoingRequest> request_handoff_;        // guarded by handoff_mu_
   std::vector<OutgoingRequest> request_handoff_spare_;  // IO thread: kept for reuse
+  // Direct writes (plain connections): a thread that sends a two-way request while no other
+  // is awaited, the IO thread has nothing to write and nothing is handed over writes the
+  // frame to the socket itself (non-blocking), which spares the IO thread a wake-up; a sync
+  // call then costs one wake-up of the IO thread (its answer) instead of two. Guarded by
+  // handoff_mu_: whether the IO thread owns the socket's write side (frames queued or a
+  // write in flight), the rest of a frame the socket did not take at once (written by the IO
+  // thread before anything else), and whether the socket was closed.
+  const bool direct_writes_;
+  bool io_writing_ = false;
+  std::optional<OutgoingFrame> direct_remainder_;
+  bool socket_closed_ = false;
   bool handoff_posted_ = false;         // guarded by handoff_mu_: a DrainHandoff is on its way
   std::vector<OutgoingFrame> handoff_spare_;  // IO thread: the drained vector, kept for reuse
   // Heads of written frames, kept with their capacity for the next frames. A frame is often

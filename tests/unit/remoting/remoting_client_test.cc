@@ -279,5 +279,117 @@ TEST_F(RemotingClientTest, HandlerGetsAnswerTimeoutAndCloseOnce) {
   EXPECT_TRUE(WaitFor([&] { return destroyed.load() == 4; })) << destroyed.load();
 }
 
+// A thread that sends a request while no other is awaited and the IO thread has nothing to
+// write writes the frame itself; what the socket does not take goes to the IO thread, which
+// writes it before anything else. A peer that reads nothing at first: the first frame (8 MiB,
+// more than the socket buffers hold) is cut, and the frames sent behind it from other threads
+// must wait for its rest. Every frame must arrive whole, once, in the order each thread sent
+// them.
+TEST_F(RemotingClientTest, FramesCutByAFullSocketArriveWholeAndInOrder) {
+  ScriptedServer server;
+  constexpr int kThreads = 3;
+  constexpr int kPerThread = 40;
+  std::promise<void> start_reading;
+  std::atomic<int> answered{0};
+  std::string big(8 << 20, 'B');
+  std::atomic<bool> big_first{false};
+  std::vector<std::vector<std::string>> received(kThreads);
+  server.Run([&](tcp::socket& socket) {
+    // One answered request first, so that the connection is open before the senders start.
+    auto hello = ScriptedServer::Read(socket);
+    if (!hello) return;
+    ScriptedServer::Write(socket, RemotingCommand::MakeResponse(*hello, 0));
+    start_reading.get_future().wait();
+    for (int i = 0; i < kThreads * kPerThread + 1; ++i) {
+      auto request = ScriptedServer::Read(socket);
+      if (!request) return;
+      // The body names its thread and sequence: "t:i:" then filler.
+      const std::string& body = request->body;
+      if (body == big) {
+        big_first = i == 0;
+      } else {
+        const int thread = body[0] - '0';
+        received[thread].push_back(body);
+      }
+      ScriptedServer::Write(socket, RemotingCommand::MakeResponse(*request, 0));
+    }
+  });
+  std::vector<std::thread> senders;
+  std::atomic<int> ok{0};
+  std::atomic<int> failed{0};
+  std::vector<std::string> expected[kThreads];
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < kPerThread; ++i) {
+      // 50-300 KiB: a few fill the socket buffers of both ends.
+      const size_t size = 50000 + static_cast<size_t>((i * 7919 + t * 104729) % 250000);
+      std::string body = std::to_string(t) + ":" + std::to_string(i) + ":";
+      body.resize(size, static_cast<char>('a' + (i + t) % 26));
+      expected[t].push_back(body);
+    }
+  }
+  ASSERT_TRUE(client_.InvokeSync(server.address(), Request(2), milliseconds(5000)).ok());
+  client_.InvokeAsync(server.address(), Request(1, big), milliseconds(30000),
+                      [&](Result<RemotingCommand> r) {
+                        (r.ok() ? ok : failed)++;
+                        answered++;
+                      });
+  for (int t = 0; t < kThreads; ++t) {
+    senders.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        client_.InvokeAsync(server.address(), Request(1, expected[t][i]), milliseconds(30000),
+                            [&](Result<RemotingCommand> r) {
+                              (r.ok() ? ok : failed)++;
+                              answered++;
+                            });
+      }
+    });
+  }
+  for (auto& s : senders) s.join();
+  start_reading.set_value();
+  const bool all_answered =
+      WaitFor([&] { return answered.load() == kThreads * kPerThread + 1; }, std::chrono::seconds(30));
+  // A cut frame leaves the scripted server reading forever: close, so that it ends.
+  if (!all_answered) client_.Shutdown();
+  ASSERT_TRUE(all_answered) << answered.load() << " answered";
+  EXPECT_EQ(ok.load(), kThreads * kPerThread + 1);
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_TRUE(big_first);
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_EQ(received[t].size(), static_cast<size_t>(kPerThread)) << "thread " << t;
+    for (int i = 0; i < kPerThread; ++i) {
+      EXPECT_TRUE(received[t][i] == expected[t][i]) << "thread " << t << " frame " << i;
+    }
+  }
+}
+
+// Requests sent from several threads while the peer closes the connection: every one is
+// answered or failed once, none hangs, and the next request reconnects.
+TEST_F(RemotingClientTest, RequestsRacingAPeerCloseAllComplete) {
+  for (int round = 0; round < 5; ++round) {
+    ScriptedServer server;
+    server.Run([](tcp::socket& socket) {
+      for (int i = 0; i < 30; ++i) {
+        auto request = ScriptedServer::Read(socket);
+        if (!request) return;
+        ScriptedServer::Write(socket, RemotingCommand::MakeResponse(*request, 0));
+      }
+      socket.close();
+    });
+    std::atomic<int> done{0};
+    std::vector<std::thread> senders;
+    for (int t = 0; t < 4; ++t) {
+      senders.emplace_back([&] {
+        for (int i = 0; i < 50; ++i) {
+          client_.InvokeAsync(server.address(), Request(1, std::string(100 + i * 37, 'x')),
+                              milliseconds(10000), [&](Result<RemotingCommand>) { done++; });
+        }
+      });
+    }
+    for (auto& s : senders) s.join();
+    ASSERT_TRUE(WaitFor([&] { return done.load() == 200; }, std::chrono::seconds(15)))
+        << "round " << round << ": " << done.load() << " of 200 completed";
+  }
+}
+
 }  // namespace
 }  // namespace apogee::remoting
