@@ -40,11 +40,17 @@ constexpr size_t kTlsCoalesceBelow = 16 * 1024;
 constexpr size_t kTlsStagingKeep = 1024 * 1024;
 
 // Spare frame heads (Connection::spare_heads_): per connection, the size of one, and the
-// bytes all connections of the process keep.
+// bytes all connections of the process keep (the capacity of every kept head).
 constexpr size_t kMaxSpareHeads = 32;
 constexpr size_t kMaxSpareHeadCapacity = 16 * 1024;
 constexpr size_t kMaxSpareHeadBytes = 16 * 1024 * 1024;
 std::atomic<size_t> g_spare_head_bytes{0};
+
+}  // namespace
+
+size_t SpareFrameHeadBytesForTest() { return g_spare_head_bytes.load(); }
+
+namespace {
 
 char* ThreadReadBuffer() {
   thread_local std::unique_ptr<char[]> buffer(new char[kReadBufferSize]);
@@ -402,11 +408,9 @@ Connection::OutgoingFrame Connection::MakeFrame(const RemotingCommand& command,
     if (!spare_heads_.empty()) {
       frame.head = std::move(spare_heads_.back());
       spare_heads_.pop_back();
+      g_spare_head_bytes.fetch_sub(frame.head.capacity(), std::memory_order_relaxed);
+      frame.head.clear();
     }
-  }
-  if (frame.head.capacity() != 0) {
-    g_spare_head_bytes.fetch_sub(frame.head.capacity(), std::memory_order_relaxed);
-    frame.head.clear();
   }
   protocol::EncodeCommand(command, &frame.head);
   frame.segments = command.body_segments;

@@ -97,6 +97,9 @@ struct ConnectionOptions {
   std::chrono::milliseconds tls_handshake_timeout = std::chrono::seconds(10);
 };
 
+// The bytes of frame heads all connections keep for reuse (tests).
+size_t SpareFrameHeadBytesForTest();
+
 class Connection final : public Channel,
                          public RequestTracker,
                          public std::enable_shared_from_this<Connection> {

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "protocol/response_code.h"
+#include "remoting/connection.h"
 #include "remoting/remoting_client.h"
 #include "remoting/response_observer.h"
 #include "remoting_test_util.h"
@@ -514,6 +515,12 @@ TEST_F(RemotingServerTest, FramesOfEverySizeSurviveReusedHeads) {
   EXPECT_TRUE(WaitFor([&] { return oneway_count_.load() == oneways; }));
   std::this_thread::sleep_for(milliseconds(50));
   EXPECT_EQ(oneway_count_.load(), oneways);
+  // The process-wide count of kept bytes stays within one connection's bound and is given
+  // back with the connection.
+  EXPECT_LE(SpareFrameHeadBytesForTest(), 32u * 16 * 1024);
+  client_->Shutdown();
+  client_ = std::make_unique<RemotingClient>();
+  EXPECT_EQ(SpareFrameHeadBytesForTest(), 0u);
 }
 
 TEST_F(RemotingServerTest, ShutdownFailsPendingAndClosesChannels) {
