@@ -60,10 +60,16 @@ struct ProducerImpl::AsyncSend final : AsyncSendCall {
 
   void OnSendResult(std::unique_ptr<AsyncSendCall> self, Result<SendResult> result) override;
   // What belongs to a finished send, but for `producer`; the strings keep their capacity.
+  // SendAsync sets the rest (prepared, header, topic, client_msg_id, begin_ms) or leaves
+  // them as a new object has them (attempts_left for a fixed queue).
   void Forget() {
     callback = nullptr;
+    begin_ms = 0;
+    attempts_left = 0;
     info.reset();
     fixed_mq.reset();
+    mq = MessageQueue();
+    attempt_begin = 0;
     brokers_sent.clear();
     last_broker.clear();
     ForgetAttempt();

@@ -336,6 +336,32 @@ TEST_F(ProducerTest, AsyncSendsCarryNothingOfTheSendBefore) {
   }
 }
 
+// A kept send that had retries left (a send over the route) must not lend them to the next
+// one: a send to a fixed queue is tried once, as a new one is.
+TEST_F(ProducerTest, AKeptAsyncSendLendsNoRetriesToTheNext) {
+  ProducerConfig config = Config();
+  config.retry_times_when_send_async_failed = 2;
+  Producer producer(config);
+  ASSERT_TRUE(producer.Start().ok());
+  for (int i = 0; i < 4; ++i) {
+    std::promise<Result<SendResult>> done;
+    producer.SendAsync(Message("T", "x"), [&](Result<SendResult> r) { done.set_value(std::move(r)); });
+    ASSERT_TRUE(done.get_future().get().ok());
+  }
+  broker_a_.On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+    return RemotingCommand::MakeResponse(r, rs::kSystemBusy, "busy");
+  });
+  const size_t before = Sends(broker_a_);
+  std::promise<Result<SendResult>> failed;
+  producer.SendAsync(Message("T", "x"), MessageQueue("T", "broker-a", 0),
+                     [&](Result<SendResult> r) { failed.set_value(std::move(r)); });
+  auto future = failed.get_future();
+  ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_FALSE(future.get().ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(Sends(broker_a_) - before, 1u);
+}
+
 TEST_F(ProducerTest, AsyncAttemptsAllFailingNameEveryBrokerTried) {
   for (FakeServer* broker : {&broker_a_, &broker_b_}) {
     broker->On(rc::kSendMessageV2, [](const RemotingCommand& r) {
