@@ -28,15 +28,6 @@ std::string HexOf(const uint8_t* p, size_t n) {
   return HexEncodeUpper(std::string_view(reinterpret_cast<const char*>(p), n));
 }
 
-// HexOf appended to `out`, as HexEncodeUpper writes it (upper-case digits).
-void AppendHex(const uint8_t* p, size_t n, std::string* out) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  for (size_t i = 0; i < n; ++i) {
-    out->push_back(kDigits[p[i] >> 4]);
-    out->push_back(kDigits[p[i] & 0xF]);
-  }
-}
-
 bool IsPrivateIPv4(const uint8_t* a) {
   return a[0] == 10 || (a[0] == 172 && a[1] >= 16 && a[1] <= 31) || (a[0] == 192 && a[1] == 168);
 }
@@ -118,7 +109,7 @@ void UniqKeyGenerator::NextTo(std::string* out) {
   EncodeFixed16(tail + kTimeLength, counter_.fetch_add(1, std::memory_order_relaxed));
   out->reserve(prefix_.size() + 2 * sizeof(tail));
   out->assign(prefix_);
-  AppendHex(tail, sizeof(tail), out);
+  out->append(HexOf(tail, sizeof(tail)));  // 12 digits: held inline, no allocation
 }
 
 Result<UniqKeyInfo> ParseUniqKey(std::string_view id) {

@@ -91,9 +91,7 @@ Connection::Connection(std::shared_ptr<asio::io_context> context, asio::ip::tcp:
 Connection::~Connection() {
   // Bytes of a batch whose completion never ran (the context stopped first).
   if (options_.write_budget && queued_bytes_ != 0) options_.write_budget->Release(queued_bytes_);
-  size_t spare_bytes = 0;
-  for (const std::string& head : spare_heads_) spare_bytes += head.capacity();
-  g_spare_head_bytes.fetch_sub(spare_bytes, std::memory_order_relaxed);
+  ReleaseSpareHeads();
 }
 
 bool Connection::OnIoThread() const { return context_->get_executor().running_in_this_thread(); }
@@ -538,6 +536,14 @@ bool Connection::KeepSpareHeadLocked(std::string* head) {
   return true;
 }
 
+void Connection::ReleaseSpareHeads() {
+  std::lock_guard<std::mutex> lock(spare_mu_);
+  size_t spare_bytes = 0;
+  for (const std::string& head : spare_heads_) spare_bytes += head.capacity();
+  g_spare_head_bytes.fetch_sub(spare_bytes, std::memory_order_relaxed);
+  std::vector<std::string>().swap(spare_heads_);
+}
+
 void Connection::CoalesceForTls(std::vector<asio::const_buffer>* buffers) {
   if (tls_write_staging_.capacity() > kTlsStagingKeep) std::string().swap(tls_write_staging_);
   tls_write_staging_.clear();
@@ -930,13 +936,7 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
   timer_at_ = std::chrono::steady_clock::time_point::max();
   // Responders of held requests may keep this object alive for a while; its buffers go now.
   decoder_.Discard();
-  {
-    std::lock_guard<std::mutex> lock(spare_mu_);
-    size_t spare_bytes = 0;
-    for (const std::string& head : spare_heads_) spare_bytes += head.capacity();
-    g_spare_head_bytes.fetch_sub(spare_bytes, std::memory_order_relaxed);
-    std::vector<std::string>().swap(spare_heads_);
-  }
+  ReleaseSpareHeads();
 
   std::unordered_map<int32_t, PendingRequest> pending;
   {

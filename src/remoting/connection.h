@@ -166,6 +166,8 @@ class Connection final : public Channel,
   void KeepSpareHeads(std::vector<OutgoingFrame>* written);
   // spare_mu_ held: keeps `head` if the bounds allow; false when the list is full.
   bool KeepSpareHeadLocked(std::string* head);
+  // Frees every kept head and takes them off the process-wide count.
+  void ReleaseSpareHeads();
   int32_t NextOpaque();
   // Both InvokeAsyncWithin: encodes here, registers `pending` and queues on the IO thread.
   void SendTwoWay(protocol::RemotingCommand request, PendingRequest pending);
