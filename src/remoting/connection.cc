@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
@@ -46,6 +47,11 @@ constexpr size_t kMaxSpareHeadCapacity = 16 * 1024;
 constexpr size_t kMaxSpareHeadBytes = 16 * 1024 * 1024;
 std::atomic<size_t> g_spare_head_bytes{0};
 
+// The request timer fires at most this often: a request times out up to this late, and a
+// run of requests timing out one after another costs one scan of the table per period, not
+// one per request.
+constexpr auto kRequestTimerSlack = std::chrono::milliseconds(5);
+
 }  // namespace
 
 size_t SpareFrameHeadBytesForTest() { return g_spare_head_bytes.load(); }
@@ -80,6 +86,7 @@ Connection::Connection(std::shared_ptr<asio::io_context> context, asio::ip::tcp:
                                                                     : Phase::kDetect),
       decoder_(options_.max_frame_length, options_.decode_limits.max_header_length,
                options_.partial_frame_budget.get()),
+      request_timer_(*context_),
       direct_writes_(options_.tls_role == ConnectionOptions::TlsRole::kNone) {
   boost::system::error_code ec;
   auto remote = socket_.remote_endpoint(ec);
@@ -370,21 +377,23 @@ void Connection::RequestFinished() {
 
 void Connection::OnResponse(RemotingCommand response) {
   PendingRequest pending;
+  bool found = false;
   {
     std::lock_guard<std::mutex> lock(pending_mu_);
     auto it = pending_.find(response.opaque);
     if (it != pending_.end()) {
       pending = std::move(it->second);
       pending_.erase(it);
+      found = true;
     }
   }
-  if (!pending.timer) {
+  // The request timer stays armed: the next request's deadline is later (see request_timer_).
+  if (!found) {
     // Late (after a timeout) or bogus; Java logs and drops it too.
     GetLogger("remoting")->warn("{}: response with unknown opaque {} (code {}) from {} dropped",
                                 options_.side, response.opaque, response.code, remote_address_);
     return;
   }
-  pending.timer->cancel();
   pending.Complete(std::move(response));
 }
 
@@ -582,31 +591,85 @@ void Connection::CoalesceForTls(std::vector<asio::const_buffer>* buffers) {
 
 Connection::AddResult Connection::AddPending(int32_t opaque, PendingRequest& pending,
                                              bool only_if_alone) {
-  std::lock_guard<std::mutex> lock(pending_mu_);
-  if (pending_closed_) return AddResult::kClosed;
-  if (only_if_alone && !pending_.empty()) return AddResult::kNotAlone;
-  // Armed under the lock: DoClose cancels every timer of the table after it closed it.
-  pending.timer = std::make_unique<asio::steady_timer>(*context_);
-  pending.timer->expires_after(pending.timeout);
-  pending.timer->async_wait([self = shared_from_this(), opaque](const boost::system::error_code& ec) {
-    if (!ec) self->OnRequestTimeout(opaque);
-  });
-  pending_.emplace(opaque, std::move(pending));
+  bool arm;
+  {
+    std::lock_guard<std::mutex> lock(pending_mu_);
+    if (pending_closed_) return AddResult::kClosed;
+    if (only_if_alone && !pending_.empty()) return AddResult::kNotAlone;
+    pending.deadline = std::chrono::steady_clock::now() + pending.timeout;
+    arm = WantRequestTimerLocked(pending.deadline);
+    pending_.emplace(opaque, std::move(pending));
+  }
+  if (arm) {
+    if (OnIoThread()) {
+      SyncRequestTimer();
+    } else {
+      asio::post(*context_, [self = shared_from_this()] { self->SyncRequestTimer(); });
+    }
+  }
   return AddResult::kAdded;
 }
 
-void Connection::OnRequestTimeout(int32_t opaque) {
-  PendingRequest pending;
+bool Connection::WantRequestTimerLocked(std::chrono::steady_clock::time_point deadline) {
+  if (deadline >= request_timer_at_) return false;
+  request_timer_at_ = deadline;
+  return true;
+}
+
+void Connection::SyncRequestTimer() {
+  if (closed_on_io_) return;
+  std::chrono::steady_clock::time_point at;
   {
     std::lock_guard<std::mutex> lock(pending_mu_);
-    auto it = pending_.find(opaque);
-    if (it == pending_.end()) return;
-    pending = std::move(it->second);
-    pending_.erase(it);
+    at = request_timer_at_;
   }
-  pending.Complete(Status::Timeout(fmt::format("request code {} to {} timed out after {} ms",
-                                               pending.code, remote_address_,
-                                               pending.reported_timeout.count())));
+  if (at == request_timer_armed_) return;
+  request_timer_armed_ = at;
+  if (at == std::chrono::steady_clock::time_point::max()) {
+    request_timer_.cancel();
+    return;
+  }
+  request_timer_.expires_at(at);
+  request_timer_.async_wait([self = shared_from_this(), at](const boost::system::error_code& ec) {
+    // Re-armed for another time meanwhile (operation_aborted, or fired just before).
+    if (ec || self->request_timer_armed_ != at) return;
+    self->request_timer_armed_ = std::chrono::steady_clock::time_point::max();
+    self->OnRequestTimer();
+  });
+}
+
+void Connection::OnRequestTimer() {
+  if (closed_on_io_) return;
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<std::pair<int32_t, PendingRequest>> expired;
+  {
+    std::lock_guard<std::mutex> lock(pending_mu_);
+    auto next = std::chrono::steady_clock::time_point::max();
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      if (it->second.deadline <= now) {
+        expired.emplace_back(it->first, std::move(it->second));
+        it = pending_.erase(it);
+      } else {
+        next = std::min(next, it->second.deadline);
+        ++it;
+      }
+    }
+    if (next != std::chrono::steady_clock::time_point::max()) {
+      next = std::max(next, now + kRequestTimerSlack);
+    }
+    request_timer_at_ = next;
+  }
+  SyncRequestTimer();
+  // In the order they were due, as one timer per request would have failed them.
+  std::sort(expired.begin(), expired.end(), [](const auto& a, const auto& b) {
+    return a.second.deadline != b.second.deadline ? a.second.deadline < b.second.deadline
+                                                  : a.first < b.first;
+  });
+  for (auto& [opaque, pending] : expired) {
+    pending.Complete(Status::Timeout(fmt::format("request code {} to {} timed out after {} ms",
+                                                 pending.code, remote_address_,
+                                                 pending.reported_timeout.count())));
+  }
 }
 
 void Connection::InvokeAsync(RemotingCommand request, std::chrono::milliseconds timeout,
@@ -934,6 +997,8 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
   socket_.close(ignored);
   timer_.cancel();
   timer_at_ = std::chrono::steady_clock::time_point::max();
+  request_timer_.cancel();
+  request_timer_armed_ = std::chrono::steady_clock::time_point::max();
   // Responders of held requests may keep this object alive for a while; its buffers go now.
   decoder_.Discard();
   ReleaseSpareHeads();
@@ -945,7 +1010,6 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
     pending.swap(pending_);
   }
   for (auto& [opaque, request] : pending) {
-    request.timer->cancel();
     request.Complete(Status::Unavailable(
         fmt::format("connection to {} closed ({}) before the response to request code {} arrived",
                     remote_address_, reason, request.code)));

@@ -156,7 +156,8 @@ class Connection final : public Channel,
     // One of the two is set.
     ResponseCallback callback;
     ResponseHandlerPtr handler;
-    std::unique_ptr<boost::asio::steady_timer> timer;
+    // When the request times out; set by AddPending.
+    std::chrono::steady_clock::time_point deadline;
     void Complete(Result<protocol::RemotingCommand> response);
   };
 
@@ -218,7 +219,14 @@ class Connection final : public Channel,
   // IO thread, when it has nothing left to write: gives the write side back to callers
   // (or writes a direct write's remainder that arrived meanwhile).
   void MaybeReleaseWriterRole();
-  void OnRequestTimeout(int32_t opaque);
+  // Request deadlines: one timer per connection (request_timer_), not one per request. Any
+  // thread: moves the wanted expiry earlier (pending_mu_ held); true when the IO thread must
+  // re-arm.
+  bool WantRequestTimerLocked(std::chrono::steady_clock::time_point deadline);
+  // IO thread: arms request_timer_ for request_timer_at_ (or cancels it).
+  void SyncRequestTimer();
+  // IO thread: fails the requests past their deadline and re-arms for the next one.
+  void OnRequestTimer();
   // Write high-water mark: stop reading (on enqueue), resume (on a finished write).
   void MaybePauseForWrites();
   void MaybeResumeForWrites();
@@ -267,6 +275,19 @@ class Connection final : public Channel,
   std::mutex pending_mu_;
   std::unordered_map<int32_t, PendingRequest> pending_;  // guarded by pending_mu_
   bool pending_closed_ = false;                          // guarded by pending_mu_
+  // The requests' deadlines share one timer. An asio timer per request cost an allocation,
+  // a wait handler made on the caller's thread and freed on the IO thread, a cancel and its
+  // completion, and timer queue updates, per request. The timer is armed for the earliest
+  // deadline and left armed when answers arrive: a new request's deadline is almost always
+  // later than the armed one (equal timeouts), so adding one needs no post to the IO thread.
+  // When it fires, the table is scanned (at most once per kRequestTimerSlack).
+  boost::asio::steady_timer request_timer_;
+  // Guarded by pending_mu_: when request_timer_ should fire (max: not needed).
+  std::chrono::steady_clock::time_point request_timer_at_ =
+      std::chrono::steady_clock::time_point::max();
+  // IO thread: what request_timer_ is armed for (max: not armed).
+  std::chrono::steady_clock::time_point request_timer_armed_ =
+      std::chrono::steady_clock::time_point::max();
   // With a ResponseObserver: code, arrival and long-polling mark of each two-way request
   // by opaque, until its response is sent (any thread).
   struct ObservedRequest {

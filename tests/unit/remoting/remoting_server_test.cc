@@ -304,6 +304,80 @@ TEST_F(RemotingServerTest, TimeoutThenLateResponseIsDropped) {
   EXPECT_EQ(next->body, "still");
 }
 
+// The requests of a connection share one deadline timer, armed for the earliest deadline
+// and left armed after answers. A request whose deadline is earlier than the armed one must
+// re-arm it, whether it is written by its caller (nothing else awaited: the timer is still
+// armed for an answered request) or handed to the IO thread (behind a held request).
+TEST_F(RemotingServerTest, AShortTimeoutBehindALongerArmedOneFiresOnTime) {
+  auto timed = [&](milliseconds timeout) {
+    auto start = std::chrono::steady_clock::now();
+    auto response = client_->InvokeSync(address_, Request(kHold), timeout);
+    return std::make_pair(std::move(response), std::chrono::steady_clock::now() - start);
+  };
+  // Answered at once: the timer stays armed for about 30 s from now.
+  ASSERT_TRUE(client_->InvokeSync(address_, Request(kEcho), milliseconds(30000)).ok());
+  auto [alone, alone_elapsed] = timed(milliseconds(200));
+  EXPECT_TRUE(alone.status().IsTimeout()) << alone.status().ToString();
+  EXPECT_GE(alone_elapsed, milliseconds(190));
+  EXPECT_LT(alone_elapsed, milliseconds(2000));
+
+  // Held for 30 s; a 200 ms request behind it times out on time and leaves it waiting.
+  std::promise<Result<RemotingCommand>> long_done;
+  client_->InvokeAsync(address_, Request(kHold), milliseconds(30000),
+                       [&](Result<RemotingCommand> r) { long_done.set_value(std::move(r)); });
+  ASSERT_TRUE(WaitFor([&] {
+    std::lock_guard lock(held_mu_);
+    return held_.size() == 2;
+  }));
+  auto [behind, behind_elapsed] = timed(milliseconds(200));
+  EXPECT_TRUE(behind.status().IsTimeout()) << behind.status().ToString();
+  EXPECT_GE(behind_elapsed, milliseconds(190));
+  EXPECT_LT(behind_elapsed, milliseconds(2000));
+  auto long_future = long_done.get_future();
+  EXPECT_EQ(long_future.wait_for(milliseconds(0)), std::future_status::timeout);
+  // Answer the 30 s request (the second held; the first belongs to the timed-out call).
+  auto held = TakeHeld();
+  ASSERT_EQ(held.size(), 3u);
+  for (auto& r : held) r.SendCode(response_code::kSuccess);
+  auto answered = long_future.get();
+  ASSERT_TRUE(answered.ok()) << answered.status().ToString();
+  EXPECT_EQ(answered->code, response_code::kSuccess);
+}
+
+// Hundreds of requests timing out one after another: each fails once, with a timeout, in
+// the order of its deadline, and none long after it.
+TEST_F(RemotingServerTest, RequestsTimingOutOneAfterAnotherFailInOrder) {
+  constexpr int kRequests = 300;
+  std::mutex mu;
+  std::vector<int> order;
+  std::vector<std::chrono::steady_clock::duration> late;
+  std::atomic<int> timeouts{0};
+  std::atomic<int> other{0};
+  for (int i = 0; i < kRequests; ++i) {
+    const auto deadline = std::chrono::steady_clock::now() + milliseconds(100 + i);
+    client_->InvokeAsync(address_, Request(kHold), milliseconds(100 + i),
+                         [&, i, deadline](Result<RemotingCommand> r) {
+                           (r.status().IsTimeout() ? timeouts : other)++;
+                           std::lock_guard lock(mu);
+                           order.push_back(i);
+                           late.push_back(std::chrono::steady_clock::now() - deadline);
+                         });
+  }
+  ASSERT_TRUE(WaitFor([&] { return timeouts.load() + other.load() == kRequests; }));
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_EQ(timeouts.load(), kRequests);
+  EXPECT_EQ(other.load(), 0);
+  std::lock_guard lock(mu);
+  ASSERT_EQ(order.size(), static_cast<size_t>(kRequests));
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+  for (auto d : late) {
+    // The first requests wait for the connection; what remains of their timeout is cut to
+    // whole milliseconds, so they may fail up to 1 ms before the deadline taken here.
+    EXPECT_GE(d, milliseconds(-1));
+    EXPECT_LT(d, milliseconds(1000));
+  }
+}
+
 TEST_F(RemotingServerTest, AsyncResponseFromAnotherThread) {
   std::promise<Result<RemotingCommand>> done;
   client_->InvokeAsync(address_, Request(kHold), milliseconds(5000),
