@@ -379,6 +379,7 @@ void ClientInstance::ApplyRoute(const std::string& topic, const protocol::TopicR
       if (old == broker_addr_table_.end() || old->second != addrs) new_broker = true;
     }
     broker_addr_table_ = std::move(table);
+    route_version_.fetch_add(1, std::memory_order_release);
   }
   std::set<protocol::MessageQueue> subscribe_info = TopicRouteToSubscribeInfo(topic, route);
   {

@@ -24,6 +24,7 @@
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -98,6 +99,10 @@ class ClientInstance : public std::enable_shared_from_this<ClientInstance> {
   // NameServers asked: a, b" when there is none at all.
   Result<std::shared_ptr<const TopicPublishInfo>> TryToFindTopicPublishInfo(
       const std::string& topic, int32_t default_queue_nums = 4);
+  // Changes whenever a route or a broker address is applied. A sender that read it before a
+  // lookup may reuse what it found while it is unchanged, without asking again: the async
+  // send path looks up no route and no address per message (acquire; any thread).
+  uint64_t RouteVersion() const { return route_version_.load(std::memory_order_acquire); }
   // The cached route, if any.
   std::optional<protocol::TopicRouteData> GetTopicRouteData(const std::string& topic) const;
   // The readable queues of `topic` from a fresh route (pull consumers' fetchSubscribeMessageQueues).
@@ -151,6 +156,8 @@ class ClientInstance : public std::enable_shared_from_this<ClientInstance> {
   std::map<std::string, std::shared_ptr<const TopicPublishInfo>> publish_info_;  // guarded by mu_
   // broker name -> (broker id -> address), from every route seen.
   std::map<std::string, std::map<int64_t, std::string>, std::less<>> broker_addr_table_;
+  // Raised (under mu_) each time publish_info_ or broker_addr_table_ changes.
+  std::atomic<uint64_t> route_version_{1};
 
   // Serializes route fetches so concurrent senders do not all ask the NameServer.
   std::mutex route_update_mu_;

@@ -52,7 +52,15 @@ struct ProducerImpl::AsyncSend final : AsyncSendCall {
   // "a, b" for the error messages: a string, so that the usual single attempt at a broker
   // with a short name allocates nothing (a vector of names allocated once per send).
   std::string brokers_sent;
-  std::shared_ptr<const TopicPublishInfo> info;  // null when the queue is fixed
+  // The route of `topic` as of ClientInstance::RouteVersion() `info_version`, and the
+  // master address of `addr_broker` as of `addr_version`: kept across the sends this object
+  // carries, so that a send to the topic and broker of the one before needs no lookup while
+  // no route changed. `info` is not used when the queue is fixed.
+  std::shared_ptr<const TopicPublishInfo> info;
+  uint64_t info_version = 0;
+  std::string addr;
+  std::string addr_broker;
+  uint64_t addr_version = 0;
   std::optional<MessageQueue> fixed_mq;
   // The attempt in flight.
   MessageQueue mq;
@@ -66,7 +74,6 @@ struct ProducerImpl::AsyncSend final : AsyncSendCall {
     callback = nullptr;
     begin_ms = 0;
     attempts_left = 0;
-    info.reset();
     fixed_mq.reset();
     mq = MessageQueue();
     attempt_begin = 0;
@@ -314,6 +321,9 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
     state->callback(prepared);
     return;
   }
+  // The route kept from the object's last send serves while no route changed since.
+  const bool same_route = state->info && state->info_version == instance_->RouteVersion() &&
+                          state->topic == state->prepared.topic;
   state->topic = state->prepared.topic;
   state->client_msg_id.assign(state->prepared.client_msg_id);  // both keep their capacity
   FillSendHeader(state->prepared, config_, MessageQueue(), 0, &state->header);
@@ -325,13 +335,18 @@ void ProducerImpl::SendAsync(const Message& msg, const MessageQueue* mq,
     }
     state->fixed_mq = *mq;
   } else {
-    auto info = instance_->TryToFindTopicPublishInfo(state->topic,
-                                                     config_.default_topic_queue_nums);
-    if (!info.ok()) {
-      state->callback(info.status());
-      return;
+    if (!same_route) {
+      const uint64_t version = instance_->RouteVersion();  // read before the lookup
+      auto info =
+          instance_->TryToFindTopicPublishInfo(state->topic, config_.default_topic_queue_nums);
+      if (!info.ok()) {
+        state->info.reset();
+        state->callback(info.status());
+        return;
+      }
+      state->info = std::move(info).value();
+      state->info_version = version;
     }
-    state->info = std::move(info).value();
     if (selector != nullptr) {
       const std::vector<MessageQueue>& mqs = state->info->message_queues();
       MessageQueue chosen = (*selector)(mqs, msg);
@@ -362,10 +377,17 @@ void ProducerImpl::AsyncAttempt(std::unique_ptr<AsyncSend> state) {
   }
   if (!state->brokers_sent.empty()) state->brokers_sent += ", ";
   state->brokers_sent += state->mq.broker_name();
-  Result<std::string> addr = BrokerAddress(state->mq);
-  if (!addr.ok()) {
-    AsyncAttemptFailed(std::move(state), addr.status());
-    return;
+  const uint64_t version = instance_->RouteVersion();  // read before the lookup
+  if (state->addr_version != version || state->addr_broker != state->mq.broker_name()) {
+    Result<std::string> addr = BrokerAddress(state->mq);
+    if (!addr.ok()) {
+      state->addr_version = 0;
+      AsyncAttemptFailed(std::move(state), addr.status());
+      return;
+    }
+    state->addr = std::move(addr).value();
+    state->addr_broker = state->mq.broker_name();
+    state->addr_version = version;
   }
   state->attempt_begin = SteadyMillis();
   SetSendAttempt(state->mq, NowMillis(), &state->header);
@@ -374,7 +396,8 @@ void ProducerImpl::AsyncAttempt(std::unique_ptr<AsyncSend> state) {
   const protocol::SendMessageRequestHeader& header = state->header;
   std::string_view body = state->prepared.body;  // borrowed: the state outlives the encode
   std::string_view broker_name = state->mq.broker_name();
-  instance_->api().SendMessageAsync(*addr, broker_name, header, body,
+  std::string_view addr = state->addr;
+  instance_->api().SendMessageAsync(addr, broker_name, header, body,
                                     milliseconds(config_.send_msg_timeout_ms - cost),
                                     config_.async_send_callback_on_io_thread, std::move(state));
 }

@@ -52,6 +52,9 @@ std::atomic<size_t> g_spare_head_bytes{0};
 // one per request.
 constexpr auto kRequestTimerSlack = std::chrono::milliseconds(5);
 
+// Kept nodes of the pending table (Connection::spare_pending_), per connection.
+constexpr size_t kMaxSparePending = 256;
+
 }  // namespace
 
 size_t SpareFrameHeadBytesForTest() { return g_spare_head_bytes.load(); }
@@ -382,9 +385,12 @@ void Connection::OnResponse(RemotingCommand response) {
     std::lock_guard<std::mutex> lock(pending_mu_);
     auto it = pending_.find(response.opaque);
     if (it != pending_.end()) {
-      pending = std::move(it->second);
-      pending_.erase(it);
+      auto node = pending_.extract(it);
+      pending = std::move(node.mapped());
       found = true;
+      if (options_.reuse_frame_heads && spare_pending_.size() < kMaxSparePending) {
+        spare_pending_.push_back(std::move(node));
+      }
     }
   }
   // The request timer stays armed: the next request's deadline is later (see request_timer_).
@@ -598,7 +604,15 @@ Connection::AddResult Connection::AddPending(int32_t opaque, PendingRequest& pen
     if (only_if_alone && !pending_.empty()) return AddResult::kNotAlone;
     pending.deadline = std::chrono::steady_clock::now() + pending.timeout;
     arm = WantRequestTimerLocked(pending.deadline);
-    pending_.emplace(opaque, std::move(pending));
+    if (spare_pending_.empty()) {
+      pending_.emplace(opaque, std::move(pending));
+    } else {
+      auto node = std::move(spare_pending_.back());
+      spare_pending_.pop_back();
+      node.key() = opaque;
+      node.mapped() = std::move(pending);
+      pending_.insert(std::move(node));
+    }
   }
   if (arm) {
     if (OnIoThread()) {
@@ -1008,6 +1022,7 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
     std::lock_guard<std::mutex> lock(pending_mu_);
     pending_closed_ = true;
     pending.swap(pending_);
+    spare_pending_.clear();
   }
   for (auto& [opaque, request] : pending) {
     request.Complete(Status::Unavailable(

@@ -275,6 +275,10 @@ class Connection final : public Channel,
   std::mutex pending_mu_;
   std::unordered_map<int32_t, PendingRequest> pending_;  // guarded by pending_mu_
   bool pending_closed_ = false;                          // guarded by pending_mu_
+  // Nodes of answered requests, kept for the next requests (a client's connections only,
+  // options_.reuse_frame_heads): the node would be allocated on the caller's thread and
+  // freed on the IO thread, once per request. At most kMaxSparePending.
+  std::vector<std::unordered_map<int32_t, PendingRequest>::node_type> spare_pending_;
   // The requests' deadlines share one timer. An asio timer per request cost an allocation,
   // a wait handler made on the caller's thread and freed on the IO thread, a cancel and its
   // completion, and timer queue updates, per request. The timer is armed for the earliest

@@ -362,6 +362,46 @@ TEST_F(ProducerTest, AKeptAsyncSendLendsNoRetriesToTheNext) {
   EXPECT_EQ(Sends(broker_a_) - before, 1u);
 }
 
+// A kept async send reuses the route and broker address of its last send while no route
+// changed (ClientInstance::RouteVersion). Once the route moved the set to another broker,
+// every kept send must notice: after the one send that failed on the old master and read the
+// new route, no send goes to the old master again.
+TEST_F(ProducerTest, KeptAsyncSendsFollowARouteChange) {
+  auto before = std::make_shared<std::map<std::string, protocol::TopicRouteData>>();
+  (*before)["M"] = client::test::MakeRoute({{"broker-m", broker_a_.addr()}}, 2);
+  client::test::ServeRoutes(ns_, before);
+  Producer producer(Config());
+  ASSERT_TRUE(producer.Start().ok());
+  auto send_all = [&](int count) {
+    std::vector<std::promise<Result<SendResult>>> done(count);
+    for (int i = 0; i < count; ++i) {
+      producer.SendAsync(Message("M", "x"),
+                         [&done, i](Result<SendResult> r) { done[i].set_value(std::move(r)); });
+    }
+    for (auto& d : done) {
+      auto future = d.get_future();
+      ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+      auto result = future.get();
+      ASSERT_TRUE(result.ok()) << result.status().ToString();
+    }
+  };
+  send_all(16);  // several kept sends, each with broker-m at broker_a's address
+  ASSERT_EQ(Sends(broker_a_), 16u);
+  ASSERT_EQ(Sends(broker_b_), 0u);
+  broker_a_.On(rc::kSendMessageV2, [](const RemotingCommand& r) {
+    return RemotingCommand::MakeResponse(r, rs::kServiceNotAvailable, "fenced");
+  });
+  auto after = std::make_shared<std::map<std::string, protocol::TopicRouteData>>();
+  (*after)["M"] = client::test::MakeRoute({{"broker-m", broker_b_.addr()}}, 2);
+  client::test::ServeRoutes(ns_, after);
+  send_all(1);  // fails on broker_a, reads the new route, retried on broker_b
+  EXPECT_EQ(Sends(broker_a_), 17u);
+  EXPECT_EQ(Sends(broker_b_), 1u);
+  send_all(16);
+  EXPECT_EQ(Sends(broker_a_), 17u);
+  EXPECT_EQ(Sends(broker_b_), 17u);
+}
+
 TEST_F(ProducerTest, AsyncAttemptsAllFailingNameEveryBrokerTried) {
   for (FakeServer* broker : {&broker_a_, &broker_b_}) {
     broker->On(rc::kSendMessageV2, [](const RemotingCommand& r) {
