@@ -29,8 +29,10 @@ class ProducerWorkload : public BenchWorkload {
   void Stop() override;
 
  private:
-  // Async sends in flight of one thread; shared with callbacks that may outlive Stop's wait.
-  // A full window is refilled in bursts: the sender sleeps until `resume_at` sends are in
+  // Async sends in flight of one thread. A send's callback holds a plain pointer to it (with
+  // the send time: sixteen bytes, which std::function holds without an allocation, and no
+  // reference count touched by two threads per send); Stop keeps a window whose sends did not
+  // all come back alive for good. A full window is refilled in bursts: the sender sleeps until `resume_at` sends are in
   // flight (an eighth of the window has come back), and only the answer that reaches that
   // mark wakes it. A wake-up per answer made every send a thread ping-pong of its own.
   struct Window {
@@ -40,6 +42,8 @@ class ProducerWorkload : public BenchWorkload {
     int resume_at = 0;
     bool sender_waits = false;  // the sender sleeps until in_flight <= resume_at
     bool drain_waits = false;   // Stop sleeps until in_flight == 0
+    BenchStats* stats = nullptr;
+    int64_t message_bytes = 0;
   };
 
   void SendLoop(int thread_index);

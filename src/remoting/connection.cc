@@ -40,9 +40,11 @@ constexpr size_t kTlsCoalesceBelow = 16 * 1024;
 // TLS: a staging buffer grown past this by a big batch is given back afterwards.
 constexpr size_t kTlsStagingKeep = 1024 * 1024;
 
-// Spare frame heads (Connection::spare_heads_): per connection, the size of one, and the
-// bytes all connections of the process keep (the capacity of every kept head).
-constexpr size_t kMaxSpareHeads = 32;
+// Spare frame heads (Connection::spare_heads_): per connection (one async window of the
+// producer: fewer left most of a refill burst to malloc) and its bytes, the size of one,
+// and the bytes all connections of the process keep (the capacity of every kept head).
+constexpr size_t kMaxSpareHeads = 256;
+constexpr size_t kMaxSpareHeadBytesPerConnection = 512 * 1024;
 constexpr size_t kMaxSpareHeadCapacity = 16 * 1024;
 constexpr size_t kMaxSpareHeadBytes = 16 * 1024 * 1024;
 std::atomic<size_t> g_spare_head_bytes{0};
@@ -421,6 +423,7 @@ Connection::OutgoingFrame Connection::MakeFrame(const RemotingCommand& command,
     if (!spare_heads_.empty()) {
       frame.head = std::move(spare_heads_.back());
       spare_heads_.pop_back();
+      spare_head_bytes_ -= frame.head.capacity();
       g_spare_head_bytes.fetch_sub(frame.head.capacity(), std::memory_order_relaxed);
       frame.head.clear();
     }
@@ -542,12 +545,14 @@ bool Connection::KeepSpareHeadLocked(std::string* head) {
   const size_t capacity = head->capacity();
   // Short strings live inside the object (nothing to keep); big ones are not kept.
   if (capacity <= std::string().capacity() || capacity > kMaxSpareHeadCapacity) return true;
+  if (spare_head_bytes_ + capacity > kMaxSpareHeadBytesPerConnection) return false;
   if (g_spare_head_bytes.fetch_add(capacity, std::memory_order_relaxed) + capacity >
       kMaxSpareHeadBytes) {
     g_spare_head_bytes.fetch_sub(capacity, std::memory_order_relaxed);
     return false;
   }
   spare_heads_.push_back(std::move(*head));
+  spare_head_bytes_ += capacity;
   return true;
 }
 
@@ -557,6 +562,7 @@ void Connection::ReleaseSpareHeads() {
   for (const std::string& head : spare_heads_) spare_bytes += head.capacity();
   g_spare_head_bytes.fetch_sub(spare_bytes, std::memory_order_relaxed);
   std::vector<std::string>().swap(spare_heads_);
+  spare_head_bytes_ = 0;
 }
 
 void Connection::CoalesceForTls(std::vector<asio::const_buffer>* buffers) {

@@ -331,10 +331,11 @@ class Connection final : public Channel,
   // encoded on another thread than the IO thread that writes and frees it (the producer's
   // sending thread, the group commit), and glibc serves memory freed across threads through
   // its arena lock; reusing the head avoids both. Only with options_.reuse_frame_heads;
-  // bounded per connection (kMaxSpareHeads of at most kMaxSpareHeadCapacity bytes) and per
-  // process (kMaxSpareHeadBytes).
+  // bounded per connection (kMaxSpareHeads of at most kMaxSpareHeadCapacity bytes, and
+  // kMaxSpareHeadBytesPerConnection in all) and per process (kMaxSpareHeadBytes).
   std::mutex spare_mu_;
   std::vector<std::string> spare_heads_;  // guarded by spare_mu_
+  size_t spare_head_bytes_ = 0;           // guarded by spare_mu_: their capacity
   std::mutex observed_mu_;
   std::unordered_map<int32_t, ObservedRequest> observed_;  // guarded by observed_mu_
   std::chrono::steady_clock::time_point last_activity_;
