@@ -1,4 +1,4 @@
-# Shell helpers shared by run.sh, profile.sh and cost.sh (sourced).
+# Shell helpers shared by run.sh, profile.sh, holds.sh and cost.sh (sourced).
 
 # A free loopback port whose neighbours port-2 and port+1 are free too (Apogee's fast and HA
 # ports).
@@ -46,4 +46,23 @@ write_broker_conf() {
     echo "storePathRootDir=$store"
     for line in "$@"; do echo "$line"; done
   } > "$file"
+}
+
+# start_profiled_broker <build dir> <flushDiskType> <scratch name>: builds the harnesses
+# (into $PEERS_BUILD, default build/peers), makes a scratch folder under $TMPDIR and starts
+# mqbroker with its store there; sets peers_build, scratch, port and broker_pid, and stops the
+# broker and removes the folder on exit. For profile.sh and holds.sh.
+start_profiled_broker() {
+  local build=$1 flush=$2 name=$3
+  peers_build=${PEERS_BUILD:-build/peers}
+  cmake -S bench/peers -B "$peers_build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$peers_build" >/dev/null
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/apogee-$name.XXXXXX")
+  broker_pid=
+  trap '[ -n "$broker_pid" ] && kill "$broker_pid" 2>/dev/null && wait "$broker_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
+  port=$(free_port)
+  write_broker_conf "$scratch/broker.conf" "$scratch/store" "$port" "$flush"
+  APOGEE_LOG_DIR=$scratch "$build/apps/mqbroker" -c "$scratch/broker.conf" > "$scratch/broker.log" 2>&1 &
+  broker_pid=$!
+  wait_port "$port" 30
 }

@@ -15,24 +15,8 @@ build=${2:-build/release}
 seconds=${PROFILE_SECONDS:-8}
 flush=${FLUSH:-ASYNC_FLUSH}
 backlog=${BACKLOG_MIB:-512}
-peers_build=${PEERS_BUILD:-build/peers}
 mkdir -p docs/perf
-cmake -S bench/peers -B "$peers_build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$peers_build" >/dev/null
-
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/apogee-profile.XXXXXX")
-broker_pid=
-cleanup() {
-  [ -n "$broker_pid" ] && kill "$broker_pid" 2>/dev/null && wait "$broker_pid" 2>/dev/null
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
-
-port=$(free_port)
-write_broker_conf "$scratch/broker.conf" "$scratch/store" "$port" "$flush"
-APOGEE_LOG_DIR=$scratch "$build/apps/mqbroker" -c "$scratch/broker.conf" > "$scratch/broker.log" 2>&1 &
-broker_pid=$!
-wait_port "$port" 30
+start_profiled_broker "$build" "$flush" profile
 
 # profile_mode <path name> <harness mode> <extra harness args...>
 profile_mode() {
