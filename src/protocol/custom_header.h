@@ -38,6 +38,7 @@
 #include <utility>
 
 #include "base/status.h"
+#include "protocol/kept_buffers.h"
 #include "protocol/remoting_command.h"
 
 namespace apogee::protocol {
@@ -224,7 +225,9 @@ void HeaderToExtFields(const H& header, ExtFields* fields) {
 // four or five times per answer (heaptrack).
 inline constexpr size_t kJsonExtFieldsReserve = 256;
 inline void ReserveJsonExtFields(std::string* out) {
-  if (out->capacity() < kJsonExtFieldsReserve) out->reserve(kJsonExtFieldsReserve);
+  if (out->capacity() >= kJsonExtFieldsReserve) return;
+  if (TakeKeptText(out, kJsonExtFieldsReserve)) return;
+  out->reserve(kJsonExtFieldsReserve);
 }
 
 // HeaderToJsonExtFields with the field list of `Layout` read from `header`, a base of

@@ -7,6 +7,7 @@
 
 #include "base/string_util.h"
 #include "protocol/json_util.h"
+#include "protocol/kept_buffers.h"
 #include "protocol/remoting_format.h"
 
 namespace apogee::protocol {
@@ -68,7 +69,12 @@ class FlatScanner {
       value_scratch_.clear();
       return taken;
     }
-    return std::string(text);
+    // Longer than a string holds inline: into kept room when this thread has some (the
+    // request's processor gives its header's strings back, protocol/kept_buffers.h).
+    std::string value;
+    if (text.size() > value.capacity()) (void)TakeKeptText(&value, text.size());
+    value.assign(text);
+    return value;
   }
 
   bool Scalar(Kind* kind, std::string_view* text) {
@@ -124,7 +130,11 @@ class FlatScanner {
     // Sized to the string's own text, not to the rest of the header: the value keeps this
     // capacity in the ext fields, and 1024 short escaped members of a 512 KiB header held
     // about 256 MiB that way.
-    scratch->reserve(EscapedTextBound(start));
+    // Kept room first: the value ends up in the request's header, and a processor that is
+    // done with it gives it back (protocol/kept_buffers.h).
+    const size_t bound = EscapedTextBound(start);
+    scratch->clear();
+    if (scratch->capacity() < bound && !TakeKeptText(scratch, bound)) scratch->reserve(bound);
     scratch->assign(start, static_cast<size_t>(p_ - start));
     while (p_ != end_) {
       const auto c = static_cast<unsigned char>(*p_);

@@ -4,9 +4,11 @@
 #include <cassert>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "base/coding.h"
 #include "protocol/json_header_codec.h"
+#include "protocol/kept_buffers.h"
 #include "protocol/remoting_format.h"
 #include "protocol/rocketmq_header_codec.h"
 
@@ -35,6 +37,35 @@ constexpr size_t kEncodedFieldOverhead = 6;
 // With 8, every send request's decode grew the vector once more (an allocation, a free and
 // the move of 8 pairs: ~500 instructions, callgrind).
 constexpr size_t kTypicalFieldCount = 16;
+
+// Entry vectors a thread keeps for its next decodes (ExtFields::Recycle): one per command
+// in flight on the thread between its decode and its processor's end, which inline is one.
+constexpr size_t kMaxKeptEntryVectors = 4;
+constexpr size_t kMaxKeptEntryRoom = 64;
+
+std::vector<std::vector<ExtFields::Entry>>& KeptEntryVectors() {
+  thread_local std::vector<std::vector<ExtFields::Entry>> kept;
+  return kept;
+}
+
+bool TakeKeptEntries(std::vector<ExtFields::Entry>* out) {
+  auto& kept = KeptEntryVectors();
+  if (kept.empty()) return false;
+  out->swap(kept.back());
+  kept.pop_back();
+  return true;
+}
+
+// `entries` must be empty.
+void KeepEntries(std::vector<ExtFields::Entry>* entries) {
+  const size_t room = entries->capacity();
+  if (room < kTypicalFieldCount || room > kMaxKeptEntryRoom) return;
+  auto& kept = KeptEntryVectors();
+  if (kept.size() >= kMaxKeptEntryVectors) return;
+  if (kept.capacity() == 0) kept.reserve(kMaxKeptEntryVectors);
+  kept.push_back(std::move(*entries));
+  entries->clear();
+}
 
 }  // namespace
 
@@ -96,10 +127,24 @@ void ExtFields::Set(std::string_view key, std::string value) {
   }
   // Room for a typical header at once: growing one by one reallocated four or five times per
   // command.
-  if (entries_.empty()) entries_.reserve(kTypicalFieldCount);
+  if (entries_.empty() && entries_.capacity() < kTypicalFieldCount) {
+    if (!TakeKeptEntries(&entries_)) entries_.reserve(kTypicalFieldCount);
+  }
   entries_.emplace_back(std::string(key), std::move(value));
   index_.Added(entries_);
   key_filter_ |= KeyBit(key);
+}
+
+void ExtFields::Recycle() {
+  for (Entry& entry : entries_) KeepText(&entry.second);
+  clear();
+  KeepEntries(&entries_);
+}
+
+void RecycleCommand(RemotingCommand* command) {
+  KeepBody(&command->body);
+  KeepText(&command->json_ext_fields);
+  command->ext_fields.Recycle();
 }
 
 std::optional<std::string_view> ExtFields::Get(std::string_view key) const {
@@ -203,6 +248,7 @@ Status DecodeCommandInto(std::string_view frame, const DecodeLimits& limits,
   }
   std::string_view body;
   reader.ReadBytes(reader.remaining(), &body);
+  if (command.body.capacity() < body.size()) (void)TakeKeptBody(&command.body, body.size());
   command.body.assign(body);
   return Status::OK();
 }

@@ -85,6 +85,9 @@ class ExtFields {
   std::vector<Entry>::const_iterator begin() const { return entries_.begin(); }
   std::vector<Entry>::const_iterator end() const { return entries_.end(); }
   bool operator==(const ExtFields& other) const { return entries_ == other.entries_; }
+  // Empties this and gives its storage (the entries' vector, values with room of their own)
+  // to the thread's kept buffers, for the next decode (protocol/kept_buffers.h).
+  void Recycle();
 
  private:
   // Whether a held key could equal `key`: every held key sets one bit of key_filter_ (from
@@ -179,6 +182,11 @@ Result<RemotingCommand> DecodeCommand(std::string_view frame, const DecodeLimits
 // receiver can answer the request with the error instead of dropping the connection.
 Status DecodeCommandInto(std::string_view frame, const DecodeLimits& limits,
                          RemotingCommand* command);
+
+// Gives the command's buffers (body, ext fields, JSON member text) to this thread's kept
+// buffers and leaves it without them: for a request its processor is done with, so the
+// next request decoded on this thread reuses them (protocol/kept_buffers.h).
+void RecycleCommand(RemotingCommand* command);
 
 // Appends the frame prefix (L and header-length word), the encoded header and the owned
 // body to `out`. body_segments are not copied: the caller sends them after `out`.

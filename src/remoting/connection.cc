@@ -9,11 +9,13 @@
 #include <boost/asio/write.hpp>
 #include <future>
 #include <optional>
+#include <span>
 
 #include "base/logging.h"
 #include "base/wakeup_batch.h"
 #include "net/host_port.h"
 #include "net/tls_context.h"
+#include "protocol/kept_buffers.h"
 #include "protocol/response_code.h"
 
 namespace apogee::remoting {
@@ -60,6 +62,24 @@ constexpr size_t kMaxSparePending = 256;
 }  // namespace
 
 size_t SpareFrameHeadBytesForTest() { return g_spare_head_bytes.load(); }
+
+namespace {
+
+// The frame heads an IO thread keeps for the frames it encodes itself (connections without
+// reuse_frame_heads: a server's answers, made on the IO thread for every request it runs
+// inline). Per thread, not per connection, so that ten thousand connections keep no more
+// than one busy one; within the per-connection bounds above.
+struct IoThreadSpareHeads {
+  std::vector<std::string> heads;
+  size_t bytes = 0;
+};
+
+IoThreadSpareHeads& ThreadSpareHeads() {
+  thread_local IoThreadSpareHeads spare;
+  return spare;
+}
+
+}  // namespace
 
 namespace {
 
@@ -427,6 +447,14 @@ Connection::OutgoingFrame Connection::MakeFrame(const RemotingCommand& command,
       g_spare_head_bytes.fetch_sub(frame.head.capacity(), std::memory_order_relaxed);
       frame.head.clear();
     }
+  } else if (OnIoThread()) {
+    IoThreadSpareHeads& spare = ThreadSpareHeads();
+    if (!spare.heads.empty()) {
+      frame.head = std::move(spare.heads.back());
+      spare.heads.pop_back();
+      spare.bytes -= frame.head.capacity();
+      frame.head.clear();
+    }
   }
   protocol::EncodeCommand(command, &frame.head);
   frame.segments = command.body_segments;
@@ -473,11 +501,42 @@ void Connection::MaybeResumeForWrites() {
   MaybeResumeReading();
 }
 
+void Connection::FrameQueue::push_front(OutgoingFrame frame) {
+  if (head_ > 0) {
+    frames_[--head_] = std::move(frame);
+  } else {
+    frames_.insert(frames_.begin(), std::move(frame));
+  }
+}
+
+void Connection::FrameQueue::pop_front() {
+  frames_[head_] = OutgoingFrame();  // what it pins goes now
+  ++head_;
+  if (head_ == frames_.size()) {
+    frames_.clear();
+    head_ = 0;
+  } else if (head_ >= 64 && head_ * 2 >= frames_.size()) {
+    // A queue that never empties: drop the spent front, amortised over as many pops.
+    frames_.erase(frames_.begin(), frames_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+}
+
+std::vector<Connection::OutgoingFrame> Connection::FrameQueue::TakeAll() {
+  std::vector<OutgoingFrame> taken;
+  taken.reserve(frames_.size() - head_);
+  for (size_t i = head_; i < frames_.size(); ++i) taken.push_back(std::move(frames_[i]));
+  frames_.clear();
+  head_ = 0;
+  return taken;
+}
+
 void Connection::DoWrite() {
   // Until the TLS handshake is done frames wait; its completion starts the write.
   if (phase_ != Phase::kOpen) return;
   write_in_progress_ = true;
-  std::vector<asio::const_buffer> buffers;
+  std::vector<asio::const_buffer>& buffers = write_buffers_;
+  buffers.clear();
   while (!write_queue_.empty() && writing_.size() < kMaxFramesPerWrite) {
     writing_.push_back(std::move(write_queue_.front()));
     write_queue_.pop_front();
@@ -495,6 +554,7 @@ void Connection::DoWrite() {
     self->write_progress_ = now;
     std::vector<OutgoingFrame> done;
     done.swap(self->writing_);
+    self->write_buffers_.clear();
     size_t done_bytes = 0;
     for (const auto& frame : done) done_bytes += frame.Bytes();
     self->queued_bytes_ -= done_bytes;
@@ -511,6 +571,8 @@ void Connection::DoWrite() {
     // Frames (and the memory they pin) go before anything else runs; their heads may stay.
     self->KeepSpareHeads(&done);
     done.clear();
+    // The batch vector's room serves the next batch (writing_ is empty until DoWrite).
+    if (self->writing_.empty()) self->writing_.swap(done);
     self->write_in_progress_ = false;
     if (ec) {
       self->DoClose("write failed: " + ec.message(), false);
@@ -524,16 +586,31 @@ void Connection::DoWrite() {
       self->MaybeReleaseWriterRole();
     }
   };
+  if (tls_) CoalesceForTls(&buffers);
+  // write_buffers_ stays as it is until the completion, so the span stays valid.
+  const std::span<const asio::const_buffer> sequence(buffers.data(), buffers.size());
   if (tls_) {
-    CoalesceForTls(&buffers);
-    asio::async_write(*tls_, buffers, std::move(on_written));
+    asio::async_write(*tls_, sequence, std::move(on_written));
   } else {
-    asio::async_write(socket_, buffers, std::move(on_written));
+    asio::async_write(socket_, sequence, std::move(on_written));
   }
 }
 
 void Connection::KeepSpareHeads(std::vector<OutgoingFrame>* written) {
-  if (!options_.reuse_frame_heads || closed_on_io_) return;
+  if (closed_on_io_) return;
+  if (!options_.reuse_frame_heads) {
+    // On the IO thread (a write's completion): its own list, no lock.
+    IoThreadSpareHeads& spare = ThreadSpareHeads();
+    for (OutgoingFrame& frame : *written) {
+      if (spare.heads.size() >= kMaxSpareHeads) break;
+      const size_t capacity = frame.head.capacity();
+      if (capacity <= std::string().capacity() || capacity > kMaxSpareHeadCapacity) continue;
+      if (spare.bytes + capacity > kMaxSpareHeadBytesPerConnection) break;
+      spare.heads.push_back(std::move(frame.head));
+      spare.bytes += capacity;
+    }
+    return;
+  }
   std::lock_guard<std::mutex> lock(spare_mu_);
   for (OutgoingFrame& frame : *written) {
     if (!KeepSpareHeadLocked(&frame.head)) break;
@@ -721,6 +798,7 @@ void Connection::SendTwoWay(RemotingCommand request, PendingRequest pending) {
   // Encode on the caller's thread; only queueing happens on the IO thread, unless the
   // caller may write the frame itself.
   OutgoingFrame frame = MakeFrame(request, nullptr);
+  protocol::KeepText(&request.json_ext_fields);
   bool post;
   {
     std::lock_guard<std::mutex> lock(handoff_mu_);
@@ -865,6 +943,7 @@ void Connection::SendResponse(RemotingCommand response) {
     return;
   }
   OutgoingFrame frame = MakeFrame(response, std::move(on_written));
+  protocol::KeepText(&response.json_ext_fields);
   if (OnIoThread()) {
     Enqueue(std::move(frame));
     return;
@@ -1035,8 +1114,7 @@ void Connection::DoClose(const std::string& reason, bool is_error) {
         fmt::format("connection to {} closed ({}) before the response to request code {} arrived",
                     remote_address_, reason, request.code)));
   }
-  auto queued = std::move(write_queue_);
-  write_queue_.clear();
+  std::vector<OutgoingFrame> queued = write_queue_.TakeAll();
   size_t queued_bytes = 0;
   for (const auto& frame : queued) queued_bytes += frame.Bytes();
   queued_bytes_ -= queued_bytes;

@@ -42,7 +42,6 @@
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -85,8 +84,9 @@ struct ConnectionOptions {
   // "server" or "client", for log lines.
   std::string side = "server";
   // Keep the heads of written frames for the next frames (Connection::spare_heads_). For a
-  // client's few connections, whose frames are made on the caller's thread; a server's
-  // connections do not, so that ten thousand of them do not each keep one.
+  // client's few connections, whose frames are made on the caller's thread. Without it (a
+  // server's connections, so that ten thousand of them do not each keep some) the IO thread
+  // keeps heads for the frames it encodes itself, shared by its connections.
   bool reuse_frame_heads = false;
 
   // TLS: none (plain), a server that accepts plain and TLS (permissive) or TLS only
@@ -263,8 +263,27 @@ class Connection final : public Channel,
   // IO thread only.
   FrameDecoder decoder_;
   bool waiting_readable_ = false;  // an async_wait is outstanding
-  std::deque<OutgoingFrame> write_queue_;
+  // Frames waiting for a write, oldest first: a vector read from a moving head, because a
+  // deque allocates and frees a block every few frames as a steady stream cycles through.
+  class FrameQueue {
+   public:
+    bool empty() const { return head_ == frames_.size(); }
+    OutgoingFrame& front() { return frames_[head_]; }
+    void push_back(OutgoingFrame frame) { frames_.push_back(std::move(frame)); }
+    void push_front(OutgoingFrame frame);
+    void pop_front();
+    // Empties the queue; the frames, oldest first.
+    std::vector<OutgoingFrame> TakeAll();
+
+   private:
+    std::vector<OutgoingFrame> frames_;
+    size_t head_ = 0;
+  };
+  FrameQueue write_queue_;
   std::vector<OutgoingFrame> writing_;  // the batch async_write is sending
+  // The buffers of that batch: kept between writes, and given to async_write as a span so
+  // that asio's copy of the sequence is not a vector (two allocations per write).
+  std::vector<boost::asio::const_buffer> write_buffers_;
   bool write_in_progress_ = false;
   bool in_read_cycle_ = false;  // frames of one read are being handled: defer the write
   size_t queued_bytes_ = 0;  // in write_queue_ and writing_

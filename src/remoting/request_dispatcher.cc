@@ -81,26 +81,38 @@ void RequestDispatcher::Dispatch(const ChannelPtr& channel, protocol::RemotingCo
   // Decided before the request moves into the task.
   const bool inline_here =
       !registration->executor || registration->processor->ServesInline(request);
+  // The responder moves into the task and on into the processor (copying it would put its
+  // "responded" flag on the heap for every request); answers the task cannot give through
+  // it use a fresh one for the same request.
+  const int32_t code = request.code;
+  auto fresh_responder = [channel, opaque = request.opaque, code,
+                          serialize_type = request.serialize_type, oneway = request.IsOneway()] {
+    return Responder(channel, opaque, code, serialize_type, oneway);
+  };
   auto run = [processor = registration->processor, guard = Guard(), request = std::move(request),
-              responder, tracker]() mutable {
-    int32_t code = request.code;
+              responder = std::move(responder), tracker, fresh_responder]() mutable {
     try {
       if (guard) {
         // As Java runs the RPC hooks: on the processor's thread, before the processor.
         if (Status allowed = (*guard)(*responder.channel(), request); !allowed.ok()) {
-          GetLogger("remoting")->warn("request code {} from {} refused: {}", code,
-                                      responder.channel()->RemoteAddress(), allowed.message());
+          GetLogger("remoting")
+              ->warn("request code {} from {} refused: {}", request.code,
+                     responder.channel()->RemoteAddress(), allowed.message());
           responder.SendCode(response_code::kNoPermission, allowed.message());
           if (tracker) tracker->RequestFinished();
           return;
         }
       }
-      processor->ProcessRequest(std::move(request), responder);
+      processor->ProcessRequest(std::move(request), std::move(responder));
     } catch (const std::exception& e) {
       // Processors report errors through the response; an exception is a bug, but the
-      // client still deserves an answer (Java answers SYSTEM_ERROR with the text).
-      GetLogger("remoting")->error("processor for request code {} threw: {}", code, e.what());
-      if (!responder.responded()) responder.SendCode(response_code::kSystemError, e.what());
+      // client still deserves an answer. As Java (NettyRemotingAbstract answers SYSTEM_ERROR
+      // with the text whatever the processor did before it threw): a processor that had
+      // answered already makes this a second answer, which clients drop as unknown.
+      GetLogger("remoting")
+          ->error("processor for request code {} threw: {}", fresh_responder().request_code(),
+                  e.what());
+      fresh_responder().SendCode(response_code::kSystemError, e.what());
     }
     if (tracker) tracker->RequestFinished();
   };
@@ -109,10 +121,10 @@ void RequestDispatcher::Dispatch(const ChannelPtr& channel, protocol::RemotingCo
     return;
   }
   if (!registration->executor->TryExecute(std::move(run))) {
-    GetLogger("remoting")->warn("executor full, request code {} from {} rejected", responder.request_code(),
-                                channel->RemoteAddress());
-    responder.SendCode(response_code::kSystemBusy,
-                       "[OVERLOAD]system busy, start flow control for a while");
+    GetLogger("remoting")
+        ->warn("executor full, request code {} from {} rejected", code, channel->RemoteAddress());
+    fresh_responder().SendCode(response_code::kSystemBusy,
+                               "[OVERLOAD]system busy, start flow control for a while");
     finished();
   }
 }

@@ -18,10 +18,20 @@ namespace apogee::remoting {
 // Fills in the request's opaque, the response flag and the request's serialization
 // (responses mirror the request, docs/protocol/remoting.md §2.4). For a oneway request
 // Send() drops the response, so processors need not care. Sending twice is a bug and
-// is logged; the second response is dropped. Thread-safety: any thread.
+// is logged; the second response is dropped. Thread-safety: Send on any thread; copy a
+// Responder on the thread that holds it.
 class Responder {
  public:
   Responder(ChannelPtr channel, const protocol::RemotingCommand& request);
+  Responder(ChannelPtr channel, int32_t opaque, int32_t request_code,
+            protocol::SerializeType serialize_type, bool oneway);
+  // A copy shares the "responded" flag with the original (a held pull's wake-up and its
+  // rejection both hold one; only the first answers).
+  Responder(const Responder& other);
+  Responder& operator=(const Responder& other);
+  Responder(Responder&& other) noexcept;
+  Responder& operator=(Responder&& other) noexcept;
+  ~Responder() = default;
 
   void Send(protocol::RemotingCommand response) const;
   // Shorthand for Send(MakeResponse(request, code, remark)).
@@ -30,15 +40,25 @@ class Responder {
   const ChannelPtr& channel() const { return channel_; }
   bool oneway() const { return oneway_; }
   int32_t request_code() const { return request_code_; }
-  bool responded() const { return responded_->load(std::memory_order_acquire); }
+  bool responded() const;
 
  private:
+  // Marks the request answered; false when it already was.
+  bool MarkResponded() const;
+  // Moves the flag to the heap on the first copy, so the copies share it.
+  const std::shared_ptr<std::atomic<bool>>& SharedFlag() const;
+
   ChannelPtr channel_;
   int32_t opaque_;
   int32_t request_code_;
   protocol::SerializeType serialize_type_;
   bool oneway_;
-  std::shared_ptr<std::atomic<bool>> responded_;
+  // Most requests have one Responder, moved from the dispatcher to the processor to the
+  // put's completion: its flag lives in the object (no allocation per request) until the
+  // first copy. The first copy is made on the holder's thread, before any other thread
+  // sees either; from then on every copy reads shared_responded_.
+  mutable bool responded_here_ = false;
+  mutable std::shared_ptr<std::atomic<bool>> shared_responded_;
 };
 
 // Thread-safety: ProcessRequest is called on the registered executor's threads (or the

@@ -482,38 +482,47 @@ std::string MessageStore::unwritable_reason() const {
 
 // ---- append ----
 
-void MessageStore::PutMessage(message::RecordFields fields, bool wait_store_msg_ok,
-                              PutCallback done) {
+MessageStore::Appended MessageStore::AppendOne(message::RecordFields fields, bool wait) {
   // A full disk is not checked here: the CommitLog asks the DiskGuard under its put lock,
   // which re-reads the free space now and then, so writes resume once space is back.
   if (config_.role() == BrokerRole::kSlave || !started_ || shutdown_ || flush_failed_) {
-    done(Refused(PutStatus::kServiceNotAvailable));
-    return;
+    return {Refused(PutStatus::kServiceNotAvailable)};
   }
-  PutResult result = commit_log_->Append(std::move(fields));
+  return AfterAppend(commit_log_->Append(std::move(fields)), wait);
+}
+
+MessageStore::Appended MessageStore::AppendMany(std::vector<message::RecordFields> batch,
+                                                bool wait) {
+  if (config_.role() == BrokerRole::kSlave || !started_ || shutdown_ || flush_failed_) {
+    return {Refused(PutStatus::kServiceNotAvailable)};
+  }
+  return AfterAppend(commit_log_->AppendBatch(std::move(batch)), wait);
+}
+
+MessageStore::Appended MessageStore::AfterAppend(PutResult result, bool wait) {
   if (result.status != PutStatus::kPutOk) {
     // A file that cannot be created usually means a full disk: check now rather than at
     // the next retention pass, so later puts are refused with SERVICE_NOT_AVAILABLE.
     if (result.status == PutStatus::kCreateMappedFileFailed) (void)CheckDiskSpace();
-    done(result);
-    return;
+    return {std::move(result)};
   }
-  CompletePut(result, wait_store_msg_ok, std::move(done));
+  const bool sync_flush = config_.flush_type() == FlushDiskType::kSyncFlush;
+  if (sync_flush && !wait) {
+    group_commit_->Wakeup();
+  } else if (!sync_flush && !config_.flush_commit_log_timed) {
+    flush_real_time_->Wakeup();
+  }
+  // Under ASYNC_FLUSH the record is readable now: the reput dispatches it without waiting
+  // for a poll (under SYNC_FLUSH the group commit wakes it once the record is durable).
+  if (!sync_flush) reput_->Wakeup();
+  const bool complete = !MustWait(wait);
+  return {std::move(result), complete};
 }
 
-void MessageStore::PutMessages(std::vector<message::RecordFields> batch, bool wait_store_msg_ok,
-                               PutCallback done) {
-  if (config_.role() == BrokerRole::kSlave || !started_ || shutdown_ || flush_failed_) {
-    done(Refused(PutStatus::kServiceNotAvailable));
-    return;
-  }
-  PutResult result = commit_log_->AppendBatch(std::move(batch));
-  if (result.status != PutStatus::kPutOk) {
-    if (result.status == PutStatus::kCreateMappedFileFailed) (void)CheckDiskSpace();
-    done(result);
-    return;
-  }
-  CompletePut(result, wait_store_msg_ok, std::move(done));
+bool MessageStore::MustWait(bool wait) const {
+  if (!wait) return false;
+  return config_.flush_type() == FlushDiskType::kSyncFlush ||
+         (replica_waiter_ && config_.role() == BrokerRole::kSyncMaster);
 }
 
 std::future<PutResult> MessageStore::PutMessage(message::RecordFields fields,
@@ -525,21 +534,13 @@ std::future<PutResult> MessageStore::PutMessage(message::RecordFields fields,
   return future;
 }
 
-void MessageStore::CompletePut(const PutResult& result, bool wait, PutCallback done) {
+void MessageStore::WaitForPut(const PutResult& result, bool wait, PutCallback done) {
   const int64_t next_offset = result.wrote_offset.value() + result.wrote_bytes;
   const bool sync_flush = config_.flush_type() == FlushDiskType::kSyncFlush;
   const bool wait_flush = sync_flush && wait;
-  const bool wait_replica =
-      wait && replica_waiter_ && config_.role() == BrokerRole::kSyncMaster;
-  if (sync_flush && !wait) {
-    group_commit_->Wakeup();
-  } else if (!sync_flush && !config_.flush_commit_log_timed) {
-    flush_real_time_->Wakeup();
-  }
-  // Under ASYNC_FLUSH the record is readable now: the reput dispatches it without waiting
-  // for a poll (under SYNC_FLUSH the group commit wakes it once the record is durable).
-  if (!sync_flush) reput_->Wakeup();
+  const bool wait_replica = wait && replica_waiter_ && config_.role() == BrokerRole::kSyncMaster;
   if (!wait_flush && !wait_replica) {
+    // The role changed since the append (a failover): nothing left to wait for.
     done(result);
     return;
   }

@@ -117,11 +117,21 @@ class MessageStore : public ReplicationStore {
   // Stores one message. `fields` gives the record content; queue offset, physical offset and
   // store timestamp are assigned by the store. `done` runs exactly once, possibly on the
   // calling thread (refusals, ASYNC_FLUSH) or on a store thread (SYNC_FLUSH, replicas).
-  void PutMessage(message::RecordFields fields, bool wait_store_msg_ok, PutCallback done);
+  // `done` is any callable taking `const PutResult&`: it is made into a PutCallback (a heap
+  // object for a big capture) only when the put must wait for the disk or a slave, so an
+  // ASYNC_FLUSH put runs it from the caller's stack.
+  template <typename Done>
+  void PutMessage(message::RecordFields fields, bool wait_store_msg_ok, Done&& done) {
+    Finish(AppendOne(std::move(fields), wait_store_msg_ok), wait_store_msg_ok,
+           std::forward<Done>(done));
+  }
   // Stores a batch (one topic and queue, consecutive queue offsets, one unit on disk; see
   // CommitLog::AppendBatch). `done` gets the first offsets and msg_num.
-  void PutMessages(std::vector<message::RecordFields> batch, bool wait_store_msg_ok,
-                   PutCallback done);
+  template <typename Done>
+  void PutMessages(std::vector<message::RecordFields> batch, bool wait_store_msg_ok, Done&& done) {
+    Finish(AppendMany(std::move(batch), wait_store_msg_ok), wait_store_msg_ok,
+           std::forward<Done>(done));
+  }
   // The same, as a future (tools and tests).
   std::future<PutResult> PutMessage(message::RecordFields fields, bool wait_store_msg_ok = true);
 
@@ -208,7 +218,26 @@ class MessageStore : public ReplicationStore {
   // a record still counts as in memory.
   int64_t InMemoryBytes() const;
   void MarkUnwritable(const std::string& reason);
-  void CompletePut(const PutResult& result, bool wait, PutCallback done);
+  // A put's append: the result, and whether it is complete now (refused, failed, or nothing
+  // to wait for) or must wait for WaitForPut.
+  struct Appended {
+    PutResult result;
+    bool complete = true;
+  };
+  Appended AppendOne(message::RecordFields fields, bool wait);
+  Appended AppendMany(std::vector<message::RecordFields> batch, bool wait);
+  Appended AfterAppend(PutResult result, bool wait);
+  template <typename Done>
+  void Finish(const Appended& appended, bool wait, Done&& done) {
+    if (appended.complete) {
+      done(appended.result);
+    } else {
+      WaitForPut(appended.result, wait, PutCallback(std::forward<Done>(done)));
+    }
+  }
+  // The waits of a stored put: the group commit's flush, the slave's copy, or both.
+  void WaitForPut(const PutResult& result, bool wait, PutCallback done);
+  bool MustWait(bool wait) const;
   void FlushConsumeQueues(bool thorough);
   Status CheckDiskSpace();
 

@@ -28,6 +28,7 @@
 #include "message/properties.h"
 #include "message/uniq_key.h"
 #include "protocol/custom_header.h"
+#include "protocol/kept_buffers.h"
 #include "protocol/mix_all.h"
 #include "protocol/perm_name.h"
 #include "protocol/response_code.h"
@@ -184,13 +185,29 @@ message::HostAddress SendMessageProcessor::BornHost(const remoting::Responder& r
 }
 
 void SendMessageProcessor::ProcessRequest(RemotingCommand request, remoting::Responder responder) {
+  Result<protocol::SendMessageRequestHeader> header =
+      protocol::TakeSendMessageRequestHeader(&request);
+  Serve(request, header, std::move(responder));
+  // Served: the put copied the body into the CommitLog (a put still waiting for the disk or
+  // a slave holds only its answer), so the request's buffers go back to this thread for the
+  // next request it decodes (protocol/kept_buffers.h).
+  if (header.ok()) {
+    if (header->properties) protocol::KeepText(&*header->properties);
+    protocol::KeepText(&header->producer_group);
+    protocol::KeepText(&header->topic);
+    protocol::KeepText(&header->default_topic);
+  }
+  protocol::RecycleCommand(&request);
+}
+
+void SendMessageProcessor::Serve(const RemotingCommand& request,
+                                 const Result<protocol::SendMessageRequestHeader>& header,
+                                 remoting::Responder responder) {
   const std::shared_ptr<const BrokerSettings> settings = deps_.config->Get();
   RemotingCommand response = RemotingCommand::MakeResponse(request, rc::kSystemError);
   protocol::AddExtFieldToSend(kMsgRegion, settings->region_id, &response);
   protocol::AddExtFieldToSend(kTraceOn, settings->trace_on ? "true" : "false", &response);
 
-  Result<protocol::SendMessageRequestHeader> header =
-      protocol::TakeSendMessageRequestHeader(&request);
   if (!header.ok()) {
     Refuse(&response, rc::kSystemError,
            fmt::format("malformed send request header (code {}): {}", request.code,

@@ -83,6 +83,11 @@ class SendMessageProcessor : public remoting::RequestProcessor {
  private:
   struct Target;  // the topic config, queue and group data a checked request goes to
 
+  // The send itself; ProcessRequest keeps the request's buffers for the next one after it.
+  void Serve(const protocol::RemotingCommand& request,
+             const Result<protocol::SendMessageRequestHeader>& header,
+             remoting::Responder responder);
+
   // Java's msgCheck plus topic lookup / auto-creation. On refusal fills `response`.
   bool CheckAndResolve(const BrokerSettings& settings, const protocol::RemotingCommand& request,
                        const remoting::Responder& responder,

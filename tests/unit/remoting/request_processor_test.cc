@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <thread>
+#include <vector>
 
 namespace apogee::remoting {
 namespace {
@@ -64,6 +66,59 @@ TEST(ResponderTest, SecondResponseIsDropped) {
   copy.SendCode(1);
   ASSERT_EQ(channel->sent.size(), 1u);
   EXPECT_EQ(channel->sent[0].code, 0);
+}
+
+TEST(ResponderTest, ACopyMadeAfterTheAnswerKnowsIt) {
+  auto channel = std::make_shared<RecordingChannel>();
+  auto request = RemotingCommand::MakeRequest(10);
+  Responder responder(channel, request);
+  responder.SendCode(0);
+  Responder copy = responder;
+  EXPECT_TRUE(copy.responded());
+  copy.SendCode(1);
+  ASSERT_EQ(channel->sent.size(), 1u);
+}
+
+TEST(ResponderTest, MovesCarryTheFlagAndCopiesOfCopiesShareIt) {
+  auto channel = std::make_shared<RecordingChannel>();
+  auto request = RemotingCommand::MakeRequest(10);
+  Responder first(channel, request);
+  Responder moved = std::move(first);
+  moved.SendCode(0);
+  Responder moved_again(std::move(moved));
+  EXPECT_TRUE(moved_again.responded());
+  moved_again.SendCode(1);
+
+  Responder fresh(channel, request);
+  Responder a = fresh;
+  Responder b = a;
+  Responder c(channel, RemotingCommand::MakeRequest(11));
+  c = b;  // copy-assigned: now the same request as the others
+  Responder d = std::move(fresh);
+  EXPECT_FALSE(d.responded());
+  c.SendCode(2);
+  EXPECT_TRUE(a.responded());
+  EXPECT_TRUE(b.responded());
+  EXPECT_TRUE(d.responded());
+  d.SendCode(3);
+  a.SendCode(4);
+  ASSERT_EQ(channel->sent.size(), 2u);
+  EXPECT_EQ(channel->sent[0].code, 0);
+  EXPECT_EQ(channel->sent[1].code, 2);
+}
+
+TEST(ResponderTest, CopiesOnOtherThreadsAnswerOnce) {
+  // The held-pull shape: a wake-up and a rejection hold copies and race to answer.
+  for (int round = 0; round < 50; ++round) {
+    auto channel = std::make_shared<RecordingChannel>();
+    Responder responder(channel, RemotingCommand::MakeRequest(10));
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 3; ++i) {
+      threads.emplace_back([copy = Responder(responder), i] { copy.SendCode(i); });
+    }
+    for (auto& t : threads) t.join();
+    ASSERT_EQ(channel->sent.size(), 1u) << "round " << round;
+  }
 }
 
 TEST(MakeProcessorTest, WrapsFunction) {
