@@ -942,16 +942,15 @@ void Connection::SendResponse(RemotingCommand response) {
     if (on_written) on_written(Status::Unavailable("connection closed"));
     return;
   }
-  OutgoingFrame frame = MakeFrame(response, std::move(on_written));
-  protocol::KeepText(&response.json_ext_fields);
   if (OnIoThread()) {
-    Enqueue(std::move(frame));
+    Enqueue(MakeFrame(response, std::move(on_written)));
+    protocol::KeepText(&response.json_ext_fields);
     return;
   }
   bool post;
   {
     std::lock_guard<std::mutex> lock(handoff_mu_);
-    handoff_.push_back(std::move(frame));
+    handoff_.push_back({std::move(response), std::move(on_written)});
     post = !handoff_posted_;
     handoff_posted_ = true;
   }
@@ -959,7 +958,7 @@ void Connection::SendResponse(RemotingCommand response) {
 }
 
 void Connection::DrainHandoff() {
-  std::vector<OutgoingFrame> frames;
+  std::vector<HandedResponse> frames;
   frames.swap(handoff_spare_);
   std::vector<OutgoingRequest> requests;
   requests.swap(request_handoff_spare_);
@@ -974,7 +973,10 @@ void Connection::DrainHandoff() {
   // One write for the batch, as for the answers produced in one read cycle.
   const bool was_deferring = in_read_cycle_;
   in_read_cycle_ = true;
-  for (OutgoingFrame& frame : frames) Enqueue(std::move(frame));
+  for (HandedResponse& handed : frames) {
+    Enqueue(MakeFrame(handed.response, std::move(handed.on_written)));
+    protocol::KeepText(&handed.response.json_ext_fields);
+  }
   for (OutgoingRequest& request : requests) {
     if (closed_on_io_ ||
         AddPending(request.opaque, request.pending, /*only_if_alone=*/false) != AddResult::kAdded) {

@@ -321,8 +321,15 @@ class Connection final : public Channel,
   // Responses finished off the IO thread (the group commit completes a dozen sends at once,
   // a pull pool thread answers a pull): queued here and handed over with one post per batch,
   // not one post (a handler allocated on one thread, freed on the other, and a wake-up) each.
+  // They are encoded by the IO thread, not by the thread that finished them: the group
+  // commit's next fdatasync does not wait for a dozen encodes, and the frame heads and JSON
+  // texts are taken and given back on one thread (the IO thread's kept ones).
+  struct HandedResponse {
+    protocol::RemotingCommand response;
+    WriteCallback on_written;
+  };
   std::mutex handoff_mu_;
-  std::vector<OutgoingFrame> handoff_;  // guarded by handoff_mu_
+  std::vector<HandedResponse> handoff_;  // guarded by handoff_mu_
   // Two-way requests from other threads (SendTwoWay), handed over the same way: the
   // producer's sending thread would otherwise post (allocate a handler, maybe wake the IO
   // thread) once per send.
@@ -345,7 +352,7 @@ class Connection final : public Channel,
   std::optional<OutgoingFrame> direct_remainder_;
   bool socket_closed_ = false;
   bool handoff_posted_ = false;         // guarded by handoff_mu_: a DrainHandoff is on its way
-  std::vector<OutgoingFrame> handoff_spare_;  // IO thread: the drained vector, kept for reuse
+  std::vector<HandedResponse> handoff_spare_;  // IO thread: the drained vector, kept for reuse
   // Heads of written frames, kept with their capacity for the next frames. A frame is often
   // encoded on another thread than the IO thread that writes and frees it (the producer's
   // sending thread, the group commit), and glibc serves memory freed across threads through

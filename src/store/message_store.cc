@@ -519,6 +519,16 @@ MessageStore::Appended MessageStore::AfterAppend(PutResult result, bool wait) {
   return {std::move(result), complete};
 }
 
+bool MessageStore::WaitsForFlushAlone(bool wait) const {
+  return wait && config_.flush_type() == FlushDiskType::kSyncFlush &&
+         !(replica_waiter_ && config_.role() == BrokerRole::kSyncMaster);
+}
+
+void MessageStore::SubmitFlushWait(const PutResult& result, std::function<void(PutStatus)> done) {
+  group_commit_->Submit(result.wrote_offset.value() + result.wrote_bytes,
+                        clock_->SteadyMillis() + config_.sync_flush_timeout, std::move(done));
+}
+
 bool MessageStore::MustWait(bool wait) const {
   if (!wait) return false;
   return config_.flush_type() == FlushDiskType::kSyncFlush ||

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "base/clock.h"
@@ -31,9 +32,9 @@
 #include "base/status.h"
 #include "env/env.h"
 #include "message/message_record.h"
-#include "store/get_result.h"
 #include "store/delay_level_table.h"
 #include "store/flush_stats.h"
+#include "store/get_result.h"
 #include "store/put_status.h"
 #include "store/replication.h"
 #include "store/store_config.h"
@@ -227,10 +228,28 @@ class MessageStore : public ReplicationStore {
   Appended AppendOne(message::RecordFields fields, bool wait);
   Appended AppendMany(std::vector<message::RecordFields> batch, bool wait);
   Appended AfterAppend(PutResult result, bool wait);
+  // A put waiting for the group commit alone (SYNC_FLUSH, the common wait): its completion
+  // and result in one object, handed to the flush as a pointer that a std::function holds
+  // inline, so the wait costs one allocation instead of a PutCallback plus the flush's own
+  // callback. The group commit runs every submitted callback exactly once (also when it
+  // stops, with SERVICE_NOT_AVAILABLE or FLUSH_DISK_TIMEOUT), which frees it.
+  template <typename Done>
+  struct FlushWaiter {
+    PutResult result;
+    Done done;
+  };
   template <typename Done>
   void Finish(const Appended& appended, bool wait, Done&& done) {
     if (appended.complete) {
       done(appended.result);
+    } else if (WaitsForFlushAlone(wait)) {
+      using Waiter = FlushWaiter<std::decay_t<Done>>;
+      auto* waiter = new Waiter{appended.result, std::forward<Done>(done)};
+      SubmitFlushWait(appended.result, [waiter](PutStatus flush) {
+        std::unique_ptr<Waiter> owned(waiter);
+        owned->result.status = flush;
+        owned->done(owned->result);
+      });
     } else {
       WaitForPut(appended.result, wait, PutCallback(std::forward<Done>(done)));
     }
@@ -238,6 +257,8 @@ class MessageStore : public ReplicationStore {
   // The waits of a stored put: the group commit's flush, the slave's copy, or both.
   void WaitForPut(const PutResult& result, bool wait, PutCallback done);
   bool MustWait(bool wait) const;
+  bool WaitsForFlushAlone(bool wait) const;
+  void SubmitFlushWait(const PutResult& result, std::function<void(PutStatus)> done);
   void FlushConsumeQueues(bool thorough);
   Status CheckDiskSpace();
 
