@@ -285,8 +285,15 @@ Status MessageStore::Start() {
 
   allocator_->Start();
   auto on_error = [this](const Status& s) {
+    const std::string reason = "CommitLog flush failed: " + s.ToString();
+    // The reason before the flag: whoever sees the store unwritable also reads why (a reader
+    // between the two read an empty reason; MessageStoreTest.AsyncFlushErrorStopsLaterAcks).
+    {
+      std::lock_guard<std::mutex> lock(state_mu_);
+      if (unwritable_reason_.empty()) unwritable_reason_ = reason;
+    }
     flush_failed_ = true;
-    MarkUnwritable("CommitLog flush failed: " + s.ToString());
+    GetLogger("store")->error("store no longer accepts writes: {}", reason);
   };
   if (config_.flush_type() == FlushDiskType::kSyncFlush) {
     // Each group commit syncs a few records: keep the page-cache folios they land in at 4 KiB
