@@ -79,9 +79,6 @@ IoThreadSpareHeads& ThreadSpareHeads() {
   return spare;
 }
 
-}  // namespace
-
-namespace {
 
 char* ThreadReadBuffer() {
   thread_local std::unique_ptr<char[]> buffer(new char[kReadBufferSize]);
@@ -554,7 +551,6 @@ void Connection::DoWrite() {
     self->write_progress_ = now;
     std::vector<OutgoingFrame> done;
     done.swap(self->writing_);
-    self->write_buffers_.clear();
     size_t done_bytes = 0;
     for (const auto& frame : done) done_bytes += frame.Bytes();
     self->queued_bytes_ -= done_bytes;
