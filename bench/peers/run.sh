@@ -8,6 +8,8 @@
 #   SYSTEMS="nats redis-everysec redis-always rabbitmq apogee-async apogee-sync mqbench"
 #   WRITE_DOCS=1     replace the generated section of docs/benchmarks.md (0 = print only)
 #   BUILD_DIR=build/release  where mqbroker / mqadmin / mqbench are built
+#   SKIP_BUILD=1     use the binaries in BUILD_DIR as they are (e.g. another worktree's build,
+#                    to compare two commits run by run)
 #   KEEP_SCRATCH=1   keep the scratch folder (data, server logs, raw results) afterwards
 #
 # Every server listens on 127.0.0.1 only, on free ports, with its data in a scratch folder
@@ -31,7 +33,8 @@ log() { echo "bench-peers: $*" >&2; }
 
 # ---- install and build ----
 bash bench/peers/install.sh
-case " $SYSTEMS " in
+case "${SKIP_BUILD:-0} $SYSTEMS " in
+  1*) ;;
   *" apogee-"*|*" mqbench "*)
     cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build "$BUILD_DIR" --target mqbroker mqadmin mqbench ;;
@@ -227,8 +230,11 @@ print(json.dumps({'system': 'mqbench', 'mode': '$1', 'rate': d['tps'], 'seconds'
   # Backlog of BACKLOG_MIB written through the library, then read from the start.
   "$bench" producer -n "$ns" -s "$SIZE" -t mq_catchup -w 1 -m async -a "$INFLIGHT" --json -r 100000 \
     -q $((BACKLOG_MIB * 1024 * 1024 / SIZE)) > /dev/null
+  # The read stops when the backlog is read (-q), so its rate covers the read alone; a
+  # fixed duration would divide the backlog by the duration once the read ends early.
   b=$(cpu_ticks "$APOGEE_PID")
-  out=$("$bench" consumer "${common[@]}" -t mq_catchup -g mq_catchup_cg --fromStart | grep '^{')
+  out=$("$bench" consumer -n "$ns" -s "$SIZE" --json -r 100000 -q $((BACKLOG_MIB * 1024 * 1024 / SIZE)) \
+    -d $((DURATION * 12)) -t mq_catchup -g mq_catchup_cg --fromStart | grep '^{')
   record catchup "$out" "$b"
   stop_apogee
 }
