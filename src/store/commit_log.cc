@@ -61,7 +61,7 @@ CommitLog::CommitLog(env::Env* env, const StoreConfig& config, const Clock* cloc
 
 Status CommitLog::Load() { return files_.Load(); }
 
-PutResult CommitLog::Append(message::RecordFields f) {
+PutResult CommitLog::Append(message::RecordFields f, WriteMode mode) {
   // Looked up once: GetLogger takes a lock and a map lookup, which every put paid.
   static const auto log = GetLogger("store");
   if (f.topic.empty() || f.topic.size() > message::kMaxTopicLengthV1) {
@@ -98,38 +98,45 @@ PutResult CommitLog::Append(message::RecordFields f) {
   // The CRC is the expensive part of encoding; do it before taking the lock.
   if (!f.body_crc) f.body_crc = Crc32Masked(f.body.data(), f.body.size());
   const bool assigns = AssignsQueueOffset(f.sys_flag);
+  const bool defer = mode == WriteMode::kWithNextFlush && WritesThroughFile();
   QueueKey key(f.topic, f.queue_id);
 
-  std::lock_guard<std::mutex> lock(put_mu_);
+  std::unique_lock<std::mutex> lock(put_mu_);
+  bool released = false;
+  if (!ReadyToPutLocked(lock, defer, &released)) return Refuse(PutStatus::kUnknownError);
   const int64_t now = clock_->NowMillis();
-  auto it = queue_table_.find(key.view());
-  if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key.view()), 0).first;
+  auto it = QueueEntryLocked(key.view());
   if (!AdmitLocked(assigns ? it->second : -1, 1, now)) {
     return Refuse(PutStatus::kServiceNotAvailable);
   }
-  Result<std::shared_ptr<MappedFile>> file_or = FileWithRoomLocked(size);
+  Result<std::shared_ptr<MappedFile>> file_or = FileWithRoomLocked(lock, size, &released);
   if (!file_or.ok()) {
     log->error("cannot create a CommitLog file: {}", file_or.status().ToString());
     return Refuse(PutStatus::kCreateMappedFileFailed);
   }
+  if (released) it = QueueEntryLocked(key.view());
   MappedFile& file = **file_or;
-  const int64_t pos = file.wrote_position();
+  const int64_t pos = AppendPositionLocked(file);
   f.queue_offset = assigns ? it->second : 0;
   f.physical_offset = file.start_offset() + pos;
   f.store_timestamp = now;
-  Result<size_t> wrote = message::EncodeRecord(f, EncodeTargetLocked(file, pos, size),
+  Result<size_t> wrote = message::EncodeRecord(f, EncodeTargetLocked(*file_or, pos, size, defer),
                                                static_cast<size_t>(size));
   if (!wrote.ok()) {
     log->error("encoding a record failed after validation: {}", wrote.status().ToString());
+    if (defer) deferred_.bytes.resize(deferred_.bytes.size() - static_cast<size_t>(size));
     return Refuse(PutStatus::kUnknownError);
   }
-  if (Status written = WriteEncodedLocked(file, pos, size); !written.ok()) {
-    log->error("put refused: writing the record failed: {}", written.ToString());
-    return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
+  if (!defer) {
+    if (Status written = WriteEncodedLocked(file, pos, size); !written.ok()) {
+      log->error("put refused: writing the record failed: {}", written.ToString());
+      return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
+    }
+    file.set_wrote_position(pos + size);
   }
-  file.set_wrote_position(pos + size);
   if (assigns) ++it->second;
   last_store_timestamp_.store(now, std::memory_order_relaxed);
+  if (!BoundDeferredLocked(lock, &released)) return Refuse(PutStatus::kUnknownError);
   PutResult r;
   r.status = PutStatus::kPutOk;
   r.wrote_offset = PhyOffset(f.physical_offset);
@@ -140,14 +147,20 @@ PutResult CommitLog::Append(message::RecordFields f) {
   return r;
 }
 
-Result<std::shared_ptr<MappedFile>> CommitLog::FileWithRoomLocked(int64_t bytes) {
-  // A fresh file always fits (callers refuse records larger than a file), so the second
-  // attempt succeeds.
-  for (int attempt = 0; attempt < 2; ++attempt) {
+Result<std::shared_ptr<MappedFile>> CommitLog::FileWithRoomLocked(
+    std::unique_lock<std::mutex>& lock, int64_t bytes, bool* released) {
+  // A fresh file always fits (callers refuse records larger than a file), so this ends after
+  // a roll; a wait for a deferred write lets other puts in, hence a few more rounds.
+  for (int round = 0; round < 8; ++round) {
     APOGEE_ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, files_.LastFileOrCreate(0));
-    const int64_t pos = file->wrote_position();
+    const int64_t pos = AppendPositionLocked(*file);
     const int64_t remaining = file->file_size() - pos;
     if (bytes + kEndFileMinBlankLength <= remaining) return file;
+    if (deferred_in_flight_ || !deferred_.bytes.empty()) {
+      // The BLANK goes after the deferred records: write them first, then look again.
+      APOGEE_RETURN_IF_ERROR(WriteDeferredLocked(lock, released));
+      continue;
+    }
     // Never split a record: end the file with a BLANK and move on to the next one.
     file->BeginWrite(file->file_size());
     message::EncodeBlank(file->data() + pos, static_cast<int32_t>(remaining));
@@ -156,13 +169,53 @@ Result<std::shared_ptr<MappedFile>> CommitLog::FileWithRoomLocked(int64_t bytes)
   return Status::Internal(fmt::format("no CommitLog file holds {} bytes", bytes));
 }
 
-uint8_t* CommitLog::EncodeTargetLocked(MappedFile& file, int64_t pos, int64_t bytes) {
-  if (!WritesThroughFile()) {
-    file.BeginWrite(pos + bytes);  // encoded in place: keep the pre-writer off these pages
-    return file.data() + pos;
+bool CommitLog::ReadyToPutLocked(std::unique_lock<std::mutex>& lock, bool defer, bool* released) {
+  if (!deferred_error_.ok()) return false;
+  // Records written now go after every deferred one.
+  if (defer || !WritesThroughFile()) return true;
+  return WriteDeferredLocked(lock, released).ok();
+}
+
+bool CommitLog::BoundDeferredLocked(std::unique_lock<std::mutex>& lock, bool* released) {
+  // The group commit fell behind: write what is deferred here rather than grow further.
+  if (static_cast<int64_t>(deferred_.bytes.size()) <= kMaxDeferredBytes) return true;
+  return WriteDeferredLocked(lock, released).ok();
+}
+
+int64_t CommitLog::AppendPositionLocked(const MappedFile& file) const {
+  if (deferred_.file.get() == &file && !deferred_.bytes.empty()) {
+    return deferred_.pos + static_cast<int64_t>(deferred_.bytes.size());
   }
-  write_buffer_.resize(static_cast<size_t>(bytes));
-  return reinterpret_cast<uint8_t*>(write_buffer_.data());
+  if (deferred_in_flight_ && in_flight_file_ == &file) return in_flight_end_;
+  return file.wrote_position();
+}
+
+CommitLog::QueueTable::iterator CommitLog::QueueEntryLocked(std::string_view key) {
+  auto it = queue_table_.find(key);
+  if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key), 0).first;
+  return it;
+}
+
+uint8_t* CommitLog::EncodeTargetLocked(const std::shared_ptr<MappedFile>& file, int64_t pos,
+                                       int64_t bytes, bool defer) {
+  if (!WritesThroughFile()) {
+    file->BeginWrite(pos + bytes);  // encoded in place: keep the pre-writer off these pages
+    return file->data() + pos;
+  }
+  if (!defer) {
+    write_buffer_.resize(static_cast<size_t>(bytes));
+    return reinterpret_cast<uint8_t*>(write_buffer_.data());
+  }
+  if (deferred_.bytes.empty()) {
+    deferred_.file = file;
+    deferred_.pos = pos;
+    if (deferred_.bytes.capacity() == 0) deferred_.bytes.reserve(256 << 10);
+  }
+  // Announced now, though written later: keeps the pre-writer off these pages meanwhile.
+  file->BeginWrite(pos + bytes);
+  const size_t at = deferred_.bytes.size();
+  deferred_.bytes.resize(at + static_cast<size_t>(bytes));
+  return reinterpret_cast<uint8_t*>(deferred_.bytes.data() + at);
 }
 
 Status CommitLog::WriteEncodedLocked(MappedFile& file, int64_t pos, int64_t bytes) {
@@ -170,7 +223,68 @@ Status CommitLog::WriteEncodedLocked(MappedFile& file, int64_t pos, int64_t byte
   return file.WriteAt(pos, std::string_view(write_buffer_.data(), static_cast<size_t>(bytes)));
 }
 
-PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
+Status CommitLog::WriteDeferredLocked(std::unique_lock<std::mutex>& lock, bool* released) {
+  if (deferred_in_flight_) {
+    *released = true;
+    deferred_written_.wait(lock, [this] { return !deferred_in_flight_; });
+  }
+  if (!deferred_error_.ok()) return deferred_error_;
+  if (deferred_.bytes.empty()) return Status::OK();
+  MappedFile& file = *deferred_.file;
+  Status s = file.WriteAt(deferred_.pos, deferred_.bytes);
+  if (s.ok()) {
+    file.set_wrote_position(deferred_.pos + static_cast<int64_t>(deferred_.bytes.size()));
+  } else {
+    deferred_error_ = s.Prefixed("writing deferred CommitLog records");
+    GetLogger("store")->error("{}; refusing further puts", deferred_error_.ToString());
+  }
+  deferred_.bytes.clear();
+  deferred_.file.reset();
+  return deferred_error_;
+}
+
+Status CommitLog::WriteDeferred() {
+  std::unique_lock<std::mutex> lock(put_mu_);
+  if (!WritesThroughFile()) return Status::OK();
+  deferred_written_.wait(lock, [this] { return !deferred_in_flight_; });
+  if (!deferred_error_.ok()) return deferred_error_;
+  if (deferred_.bytes.empty()) return Status::OK();
+  // Take the chunk and write it outside the lock: puts keep deferring into the spare buffer
+  // meanwhile, after the chunk's end (AppendPositionLocked), and nobody else writes or
+  // publishes this file until the chunk is published (WriteDeferredLocked waits for it).
+  DeferredRecords chunk = std::move(deferred_);
+  deferred_ = DeferredRecords{};
+  deferred_.bytes.swap(spare_deferred_);
+  deferred_in_flight_ = true;
+  in_flight_file_ = chunk.file.get();
+  in_flight_end_ = chunk.pos + static_cast<int64_t>(chunk.bytes.size());
+  lock.unlock();
+  Status s = chunk.file->WriteAt(chunk.pos, chunk.bytes);
+  lock.lock();
+  if (s.ok()) {
+    chunk.file->set_wrote_position(in_flight_end_);
+  } else {
+    deferred_error_ = s.Prefixed("writing deferred CommitLog records");
+    GetLogger("store")->error("{}; refusing further puts", deferred_error_.ToString());
+    // Records deferred after the chunk can never be published in order: drop them too.
+    deferred_.bytes.clear();
+    deferred_.file.reset();
+  }
+  deferred_in_flight_ = false;
+  in_flight_file_ = nullptr;
+  chunk.bytes.clear();
+  spare_deferred_.swap(chunk.bytes);
+  lock.unlock();
+  deferred_written_.notify_all();
+  return deferred_error_;
+}
+
+int64_t CommitLog::DeferredBytes() const {
+  std::lock_guard<std::mutex> lock(put_mu_);
+  return static_cast<int64_t>(deferred_.bytes.size());
+}
+
+PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch, WriteMode mode) {
   static const auto log = GetLogger("store");
   if (batch.empty()) return Refuse(PutStatus::kMessageIllegal);
   const std::string_view topic = batch.front().topic;
@@ -213,25 +327,28 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
               total, config_.max_message_size);
     return Refuse(PutStatus::kMessageIllegal);
   }
+  const bool defer = mode == WriteMode::kWithNextFlush && WritesThroughFile();
   QueueKey key(topic, queue_id);
 
-  std::lock_guard<std::mutex> lock(put_mu_);
+  std::unique_lock<std::mutex> lock(put_mu_);
+  bool released = false;
+  if (!ReadyToPutLocked(lock, defer, &released)) return Refuse(PutStatus::kUnknownError);
   const int64_t now = clock_->NowMillis();
-  auto it = queue_table_.find(key.view());
-  if (it == queue_table_.end()) it = queue_table_.emplace(std::string(key.view()), 0).first;
+  auto it = QueueEntryLocked(key.view());
   if (!AdmitLocked(it->second, static_cast<int64_t>(batch.size()), now)) {
     return Refuse(PutStatus::kServiceNotAvailable);
   }
-  Result<std::shared_ptr<MappedFile>> file_or = FileWithRoomLocked(total);
+  Result<std::shared_ptr<MappedFile>> file_or = FileWithRoomLocked(lock, total, &released);
   if (!file_or.ok()) {
     log->error("cannot create a CommitLog file: {}", file_or.status().ToString());
     return Refuse(PutStatus::kCreateMappedFileFailed);
   }
+  if (released) it = QueueEntryLocked(key.view());
   MappedFile& file = **file_or;
-  const int64_t start = file.wrote_position();
+  const int64_t start = AppendPositionLocked(file);
   const int64_t first_queue_offset = it->second;
   int64_t pos = start;
-  uint8_t* const target = EncodeTargetLocked(file, start, total);
+  uint8_t* const target = EncodeTargetLocked(*file_or, start, total, defer);
   for (size_t i = 0; i < batch.size(); ++i) {
     message::RecordFields& f = batch[i];
     f.queue_offset = first_queue_offset + static_cast<int64_t>(i);
@@ -241,18 +358,22 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch) {
                                                  static_cast<size_t>(total - (pos - start)));
     if (!wrote.ok()) {
       log->error("encoding a batch record failed after validation: {}", wrote.status().ToString());
+      if (defer) deferred_.bytes.resize(deferred_.bytes.size() - static_cast<size_t>(total));
       return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
     }
     pos += sizes[i];
   }
-  if (Status written = WriteEncodedLocked(file, start, total); !written.ok()) {
-    log->error("batch refused: writing the records failed: {}", written.ToString());
-    return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
+  if (!defer) {
+    if (Status written = WriteEncodedLocked(file, start, total); !written.ok()) {
+      log->error("batch refused: writing the records failed: {}", written.ToString());
+      return Refuse(PutStatus::kUnknownError);  // nothing published: the position is unchanged
+    }
+    // Published at once: readers never see half a batch (deferred: the chunk holds it whole).
+    file.set_wrote_position(pos);
   }
-  // Published at once: readers never see half a batch.
-  file.set_wrote_position(pos);
   it->second += static_cast<int64_t>(batch.size());
   last_store_timestamp_.store(now, std::memory_order_relaxed);
+  if (!BoundDeferredLocked(lock, &released)) return Refuse(PutStatus::kUnknownError);
   PutResult r;
   r.status = PutStatus::kPutOk;
   r.wrote_offset = PhyOffset(file.start_offset() + start);
@@ -277,7 +398,10 @@ bool CommitLog::AdmitLocked(int64_t first_queue_offset, int64_t count, int64_t n
 }
 
 Status CommitLog::AppendRaw(int64_t offset, std::string_view data) {
-  std::lock_guard<std::mutex> lock(put_mu_);
+  std::unique_lock<std::mutex> lock(put_mu_);
+  // A master turned replica may still hold deferred records: they come first.
+  bool released = false;
+  APOGEE_RETURN_IF_ERROR(WriteDeferredLocked(lock, &released));
   int64_t max = files_.MaxOffset();
   if (!files_.empty() && offset != max) {
     return Status::InvalidArgument(fmt::format(

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -83,12 +84,30 @@ class CommitLog {
   // two interleaved pairs): 38k -> 64k msgs/s and 41 -> 20 us of broker CPU per message
   // (docs/benchmarks.md, "SYNC_FLUSH: records written with pwrite"). A failed write refuses
   // the put (UNKNOWN_ERROR) and publishes nothing; the next put writes over the same place.
-  PutResult Append(message::RecordFields fields);
+  //
+  // kWithNextFlush (SYNC_FLUSH only; ASYNC_FLUSH treats it as kNow): the put will wait for
+  // the group commit anyway, so its encoded record stays in a buffer and the next flush
+  // writes every such record with one pwrite before its fdatasync (WriteDeferred). The put
+  // gets its offsets now; the record is readable once written, which under SYNC_FLUSH is
+  // before anything reads it (reads stop at the flushed offset). This takes a pwrite per
+  // message off the request thread (docs/benchmarks.md, "SYNC_FLUSH: records written by the
+  // group commit"). A failed write of deferred records cannot be undone record by record: it
+  // refuses every later put (UNKNOWN_ERROR) and fails the flush, which stops the store.
+  enum class WriteMode { kNow, kWithNextFlush };
+  PutResult Append(message::RecordFields fields, WriteMode mode = WriteMode::kNow);
   // Appends a batch (SEND_BATCH_MESSAGE) as one unit: every message must have the same topic
   // and queue; they get consecutive queue offsets and are written back to back into one file
   // (a batch that does not fit goes whole to the next file). The bodies together may not
   // exceed maxMessageSize. The result describes the whole batch.
-  PutResult AppendBatch(std::vector<message::RecordFields> batch);
+  PutResult AppendBatch(std::vector<message::RecordFields> batch, WriteMode mode = WriteMode::kNow);
+  // Writes the records deferred by kWithNextFlush puts (one pwrite, outside the put lock, so
+  // puts go on meanwhile) and publishes them. Called by every CommitLog flush before it syncs;
+  // a no-op when nothing is deferred. An error is sticky (see Append).
+  Status WriteDeferred();
+  // Bytes of deferred records not yet written (tests, metrics).
+  int64_t DeferredBytes() const;
+  // Most bytes deferred at once before a put writes them itself (bounds the buffers).
+  static constexpr int64_t kMaxDeferredBytes = 4 << 20;
 
   // Slave/HA: writes raw CommitLog bytes at `offset`, which must equal MaxOffset(). Bytes
   // map 1:1 to files; a chunk may cross a file boundary.
@@ -155,14 +174,33 @@ class CommitLog {
 
   // The last CommitLog file, with room for `bytes` plus the BLANK filler: when the current
   // file cannot hold them, it is ended with a BLANK and the next one is created (a record or
-  // a batch never spans two files). Caller holds put_mu_. Errors when no file can be created.
-  Result<std::shared_ptr<MappedFile>> FileWithRoomLocked(int64_t bytes);
-  // Where a put encodes `bytes` of records that go to `file` at `pos`: the mapping itself, or
-  // (SYNC_FLUSH) write_buffer_, which WriteEncodedLocked then writes at `pos`. Caller holds
-  // put_mu_.
-  uint8_t* EncodeTargetLocked(MappedFile& file, int64_t pos, int64_t bytes);
+  // a batch never spans two files); deferred records of the old file are written first.
+  // Caller holds `lock` (on put_mu_); it is released while a deferred write in flight
+  // finishes, and then *released is set (iterators into queue_table_ are stale). Errors
+  // when no file can be created or a deferred write failed.
+  Result<std::shared_ptr<MappedFile>> FileWithRoomLocked(std::unique_lock<std::mutex>& lock,
+                                                         int64_t bytes, bool* released);
+  // Where the next record of `file` goes: past the deferred records (pending or being
+  // written) when they belong to it, else its write position. Caller holds put_mu_.
+  int64_t AppendPositionLocked(const MappedFile& file) const;
+  // Where a put encodes `bytes` of records that go to `file` at `pos`: the mapping itself,
+  // (SYNC_FLUSH) write_buffer_, which WriteEncodedLocked then writes at `pos`, or (deferred)
+  // the end of deferred_. Caller holds put_mu_.
+  uint8_t* EncodeTargetLocked(const std::shared_ptr<MappedFile>& file, int64_t pos, int64_t bytes,
+                              bool defer);
   Status WriteEncodedLocked(MappedFile& file, int64_t pos, int64_t bytes);
+  // Waits (releasing `lock`, then *released is set) until no deferred write is in flight,
+  // then writes and publishes what is deferred, under the lock. Caller holds `lock`.
+  Status WriteDeferredLocked(std::unique_lock<std::mutex>& lock, bool* released);
+  // A put's first step under the lock: false when it must be refused (a deferred write
+  // failed before, or writing the deferred records ahead of a put written now failed).
+  bool ReadyToPutLocked(std::unique_lock<std::mutex>& lock, bool defer, bool* released);
+  // A deferring put's last step: writes the deferred records itself once they pass
+  // kMaxDeferredBytes; false when that write failed.
+  bool BoundDeferredLocked(std::unique_lock<std::mutex>& lock, bool* released);
   bool WritesThroughFile() const { return writes_through_file_; }
+  // The queue_table_ entry of `key`, made when missing. Caller holds put_mu_.
+  QueueTable::iterator QueueEntryLocked(std::string_view key);
 
   env::Env* env_;
   StoreConfig config_;
@@ -171,6 +209,19 @@ class CommitLog {
   mutable std::mutex put_mu_;
   QueueTable queue_table_;  // guarded by put_mu_
   std::string write_buffer_;  // guarded by put_mu_: the records of a SYNC_FLUSH put
+  // Deferred records (guarded by put_mu_): bytes for `file` from `pos` on, not yet written.
+  struct DeferredRecords {
+    std::shared_ptr<MappedFile> file;
+    int64_t pos = 0;
+    std::string bytes;
+  };
+  DeferredRecords deferred_;
+  std::string spare_deferred_;       // the written chunk's buffer, kept for its capacity
+  bool deferred_in_flight_ = false;  // a chunk is being written outside the lock
+  const MappedFile* in_flight_file_ = nullptr;
+  int64_t in_flight_end_ = 0;  // where the chunk in flight ends in that file
+  Status deferred_error_;      // sticky: a deferred write failed
+  std::condition_variable deferred_written_;
   DiskGuard* disk_guard_ = nullptr;
   const int64_t cq_entries_per_file_;
   const bool writes_through_file_;  // SYNC_FLUSH: records are written with pwrite

@@ -13,6 +13,9 @@ Status FlushCommitLogAndCheckpoint(CommitLog* commit_log, StoreCheckpoint* check
   // Read the timestamp before the end offset: every record stored at or before that time
   // lies below `target`, so once `target` is durable the checkpoint may claim the time.
   int64_t store_ts = commit_log->last_store_timestamp();
+  // Deferred records (SYNC_FLUSH puts waiting for this flush) are written after the time is
+  // read, so that every record stored by then is below `target`.
+  APOGEE_RETURN_IF_ERROR(commit_log->WriteDeferred());
   int64_t target = commit_log->MaxOffset();
   while (true) {
     const auto begin = std::chrono::steady_clock::now();

@@ -27,6 +27,14 @@
 namespace apogee::store {
 namespace {
 
+// A put that waits for the group commit alone lets the flush write its record (one pwrite for
+// the whole group, CommitLog::WriteMode). With a replica wait the record is written now, so the
+// slave can fetch it while the flush runs; a put that does not wait is written now, so it is
+// readable without waiting for a flush it did not ask for.
+CommitLog::WriteMode WriteModeFor(bool waits_for_flush_alone) {
+  return waits_for_flush_alone ? CommitLog::WriteMode::kWithNextFlush : CommitLog::WriteMode::kNow;
+}
+
 // Java scans at most 16000 bytes of ConsumeQueue per pull (maxFilterMessageCount).
 constexpr int kMaxCqEntriesScannedPerGet = 16000 / kCqUnitSize;
 // GetMessages reads the ConsumeQueue in chunks of at least this many entries.
@@ -495,7 +503,8 @@ MessageStore::Appended MessageStore::AppendOne(message::RecordFields fields, boo
   if (config_.role() == BrokerRole::kSlave || !started_ || shutdown_ || flush_failed_) {
     return {Refused(PutStatus::kServiceNotAvailable)};
   }
-  return AfterAppend(commit_log_->Append(std::move(fields)), wait);
+  return AfterAppend(commit_log_->Append(std::move(fields), WriteModeFor(WaitsForFlushAlone(wait))),
+                     wait);
 }
 
 MessageStore::Appended MessageStore::AppendMany(std::vector<message::RecordFields> batch,
@@ -503,7 +512,8 @@ MessageStore::Appended MessageStore::AppendMany(std::vector<message::RecordField
   if (config_.role() == BrokerRole::kSlave || !started_ || shutdown_ || flush_failed_) {
     return {Refused(PutStatus::kServiceNotAvailable)};
   }
-  return AfterAppend(commit_log_->AppendBatch(std::move(batch)), wait);
+  return AfterAppend(
+      commit_log_->AppendBatch(std::move(batch), WriteModeFor(WaitsForFlushAlone(wait))), wait);
 }
 
 MessageStore::Appended MessageStore::AfterAppend(PutResult result, bool wait) {
