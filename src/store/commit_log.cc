@@ -239,6 +239,7 @@ Status CommitLog::WriteDeferredLocked(std::unique_lock<std::mutex>& lock, bool* 
     GetLogger("store")->error("{}; refusing further puts", deferred_error_.ToString());
   }
   deferred_.bytes.clear();
+  if (deferred_.bytes.capacity() > kKeptDeferredCapacity) std::string().swap(deferred_.bytes);
   deferred_.file.reset();
   return deferred_error_;
 }
@@ -272,7 +273,10 @@ Status CommitLog::WriteDeferred() {
   }
   deferred_in_flight_ = false;
   in_flight_file_ = nullptr;
+  // Kept for the next chunk, unless a lagging flush made it big: a group commit of 256 sends
+  // takes about 300 KiB, and an idle store should not hold megabytes for a past burst.
   chunk.bytes.clear();
+  if (chunk.bytes.capacity() > kKeptDeferredCapacity) std::string().swap(chunk.bytes);
   spare_deferred_.swap(chunk.bytes);
   lock.unlock();
   deferred_written_.notify_all();

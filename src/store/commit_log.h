@@ -108,6 +108,8 @@ class CommitLog {
   int64_t DeferredBytes() const;
   // Most bytes deferred at once before a put writes them itself (bounds the buffers).
   static constexpr int64_t kMaxDeferredBytes = 4 << 20;
+  // Most buffer capacity kept for the next chunk once a chunk is written.
+  static constexpr size_t kKeptDeferredCapacity = 1 << 20;
 
   // Slave/HA: writes raw CommitLog bytes at `offset`, which must equal MaxOffset(). Bytes
   // map 1:1 to files; a chunk may cross a file boundary.
