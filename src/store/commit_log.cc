@@ -231,16 +231,9 @@ Status CommitLog::WriteDeferredLocked(std::unique_lock<std::mutex>& lock, bool* 
   if (!deferred_error_.ok()) return deferred_error_;
   if (deferred_.bytes.empty()) return Status::OK();
   MappedFile& file = *deferred_.file;
-  Status s = file.WriteAt(deferred_.pos, deferred_.bytes);
-  if (s.ok()) {
-    file.set_wrote_position(deferred_.pos + static_cast<int64_t>(deferred_.bytes.size()));
-  } else {
-    deferred_error_ = s.Prefixed("writing deferred CommitLog records");
-    GetLogger("store")->error("{}; refusing further puts", deferred_error_.ToString());
-  }
-  deferred_.bytes.clear();
-  if (deferred_.bytes.capacity() > kKeptDeferredCapacity) std::string().swap(deferred_.bytes);
-  deferred_.file.reset();
+  PublishDeferredLocked(file, deferred_.pos, deferred_.bytes,
+                        file.WriteAt(deferred_.pos, deferred_.bytes));
+  ReleaseDeferred(&deferred_);
   return deferred_error_;
 }
 
@@ -260,27 +253,37 @@ Status CommitLog::WriteDeferred() {
   in_flight_file_ = chunk.file.get();
   in_flight_end_ = chunk.pos + static_cast<int64_t>(chunk.bytes.size());
   lock.unlock();
-  Status s = chunk.file->WriteAt(chunk.pos, chunk.bytes);
+  Status written = chunk.file->WriteAt(chunk.pos, chunk.bytes);
   lock.lock();
-  if (s.ok()) {
-    chunk.file->set_wrote_position(in_flight_end_);
-  } else {
-    deferred_error_ = s.Prefixed("writing deferred CommitLog records");
-    GetLogger("store")->error("{}; refusing further puts", deferred_error_.ToString());
-    // Records deferred after the chunk can never be published in order: drop them too.
-    deferred_.bytes.clear();
-    deferred_.file.reset();
-  }
+  PublishDeferredLocked(*chunk.file, chunk.pos, chunk.bytes, written);
+  // Records deferred after a chunk that failed can never be published in order: dropped too.
+  if (!written.ok()) ReleaseDeferred(&deferred_);
   deferred_in_flight_ = false;
   in_flight_file_ = nullptr;
-  // Kept for the next chunk, unless a lagging flush made it big: a group commit of 256 sends
-  // takes about 300 KiB, and an idle store should not hold megabytes for a past burst.
-  chunk.bytes.clear();
-  if (chunk.bytes.capacity() > kKeptDeferredCapacity) std::string().swap(chunk.bytes);
+  ReleaseDeferred(&chunk);
   spare_deferred_.swap(chunk.bytes);
   lock.unlock();
   deferred_written_.notify_all();
   return deferred_error_;
+}
+
+void CommitLog::PublishDeferredLocked(MappedFile& file, int64_t pos, std::string_view bytes,
+                                      const Status& written) {
+  if (written.ok()) {
+    file.set_wrote_position(pos + static_cast<int64_t>(bytes.size()));
+    return;
+  }
+  deferred_error_ = written.Prefixed("writing deferred CommitLog records");
+  GetLogger("store")->error("{}; refusing further puts", deferred_error_.ToString());
+}
+
+void CommitLog::ReleaseDeferred(DeferredRecords* records) {
+  // The buffer is kept for the next records, unless a lagging flush made it big: a group
+  // commit of 256 sends takes about 300 KiB, and an idle store should not hold megabytes
+  // for a past burst.
+  records->bytes.clear();
+  if (records->bytes.capacity() > kKeptDeferredCapacity) std::string().swap(records->bytes);
+  records->file.reset();
 }
 
 int64_t CommitLog::DeferredBytes() const {

@@ -104,7 +104,7 @@ class CommitLog {
   // puts go on meanwhile) and publishes them. Called by every CommitLog flush before it syncs;
   // a no-op when nothing is deferred. An error is sticky (see Append).
   Status WriteDeferred();
-  // Bytes of deferred records not yet written (tests, metrics).
+  // Bytes of deferred records not yet written (tests).
   int64_t DeferredBytes() const;
   // Most bytes deferred at once before a put writes them itself (bounds the buffers).
   static constexpr int64_t kMaxDeferredBytes = 4 << 20;
@@ -217,6 +217,12 @@ class CommitLog {
     int64_t pos = 0;
     std::string bytes;
   };
+  // After a deferred write: publishes `bytes` written at `pos`, or keeps why they could not
+  // be (sticky). Caller holds put_mu_.
+  void PublishDeferredLocked(MappedFile& file, int64_t pos, std::string_view bytes,
+                             const Status& written);
+  // Empties `records`, keeping at most kKeptDeferredCapacity of its buffer.
+  static void ReleaseDeferred(DeferredRecords* records);
   DeferredRecords deferred_;
   std::string spare_deferred_;       // the written chunk's buffer, kept for its capacity
   bool deferred_in_flight_ = false;  // a chunk is being written outside the lock
