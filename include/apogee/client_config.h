@@ -29,6 +29,12 @@ struct ClientConfig {
   int64_t mq_client_api_timeout_ms = 3'000;
   // Threads that run callbacks of asynchronous calls and broker-initiated requests.
   int32_t client_callback_executor_threads = 4;
+  // A synchronous call (a sync send, a sync pull) first polls for its answer for up to this
+  // many microseconds before it sleeps: a broker nearby answers in less, and the caller then
+  // needs no wake-up (p50 68 -> 47 us on the test VM). It polls only while no other call of
+  // the client waits, never on one core, and stops when answers take longer; 0 turns it off,
+  // for a host where a core busy for that long is worth more than the latency. Not in Java.
+  int64_t sync_wait_spin_us = 120;
 
   // TLS to NameServers and brokers (Java's useTLS / -Dtls.enable=true; docs/security.md,
   // "TLS"). The servers must run tls.server.mode=permissive or enforcing.

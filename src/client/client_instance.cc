@@ -197,7 +197,9 @@ ClientInstance::ClientInstance(ClientConfig config, std::string client_id, TlsCo
                                   std::max(1, config_.client_callback_executor_threads)),
                               .use_tls = config_.use_tls,
                               .tls = std::move(tls),
-                              .credentials = CredentialsOf(config_)}) {
+                              .credentials = CredentialsOf(config_),
+                              .sync_wait_spin = std::chrono::microseconds(
+                                  std::max<int64_t>(0, config_.sync_wait_spin_us))}) {
   RegisterServerRequestHandlers();
 }
 

@@ -232,12 +232,13 @@ class MQClientAPI::Impl {
   explicit Impl(const MQClientAPIOptions& options)
       : send_header_form_(options.credentials.empty() ? SendHeaderForm::kJsonMembers
                                                       : SendHeaderForm::kExtFieldsMap),
-        remoting_(
-            remoting::RemotingClientOptions{.io_threads = 1,
-                                            .connect_timeout = options.connect_timeout,
-                                            .before_request = acl::SigningHook(options.credentials),
-                                            .use_tls = options.use_tls,
-                                            .tls = options.tls}),
+        remoting_(remoting::RemotingClientOptions{
+            .io_threads = 1,
+            .connect_timeout = options.connect_timeout,
+            .before_request = acl::SigningHook(options.credentials),
+            .use_tls = options.use_tls,
+            .tls = options.tls,
+            .sync_wait_spin = options.sync_wait_spin.value_or(remoting::kDefaultSyncWaitSpin)}),
         callbacks_(std::make_shared<remoting::ThreadPoolExecutor>(
             "client-callback", options.callback_threads == 0 ? 1 : options.callback_threads,
             65536)) {

@@ -73,6 +73,8 @@ struct MQClientAPIOptions {
   TlsConfig tls;
   // Every request is signed with these when they are not empty (ACL).
   acl::Credentials credentials;
+  // ClientConfig.sync_wait_spin_us; unset: the remoting client's default.
+  std::optional<std::chrono::microseconds> sync_wait_spin;
 };
 
 class MQClientAPI {

@@ -7,7 +7,6 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
-#include <future>
 #include <optional>
 #include <span>
 
@@ -17,6 +16,7 @@
 #include "net/tls_context.h"
 #include "protocol/kept_buffers.h"
 #include "protocol/response_code.h"
+#include "remoting/sync_waiter.h"
 
 namespace apogee::remoting {
 
@@ -875,11 +875,10 @@ Result<RemotingCommand> Connection::InvokeSync(RemotingCommand request,
   if (!IsActive()) {
     return Status::Unavailable(fmt::format("connection to {} is closed", remote_address_));
   }
-  auto promise = std::make_shared<std::promise<Result<RemotingCommand>>>();
-  auto future = promise->get_future();
+  SyncWaiter waiter;
   InvokeAsync(std::move(request), timeout,
-              [promise](Result<RemotingCommand> result) { promise->set_value(std::move(result)); });
-  return future.get();
+              [&waiter](Result<RemotingCommand> result) { waiter.Complete(std::move(result)); });
+  return waiter.Wait();
 }
 
 void Connection::InvokeOneway(RemotingCommand request, WriteCallback on_written) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "base/logging.h"
@@ -14,6 +15,7 @@
 #include "net/tls_context.h"
 #include "remoting/connection.h"
 #include "remoting/request_dispatcher.h"
+#include "remoting/sync_waiter.h"
 
 namespace apogee::remoting {
 
@@ -25,6 +27,7 @@ class RemotingClient::Impl : public ChannelEventListener,
  public:
   explicit Impl(RemotingClientOptions options)
       : options_(std::move(options)),
+        sync_spin_(options_.sync_wait_spin, std::thread::hardware_concurrency()),
         pool_(options_.io_threads, "remoting-cli"),
         dispatcher_(std::make_shared<RequestDispatcher>()) {
     if (options_.use_tls) {
@@ -206,6 +209,8 @@ class RemotingClient::Impl : public ChannelEventListener,
   }
 
   RemotingClientOptions options_;
+  // Whether InvokeSync callers poll before sleeping; shared by this client's callers only.
+  SyncSpinPolicy sync_spin_;
   std::shared_ptr<boost::asio::ssl::context> tls_context_;  // use_tls only
   Status tls_error_;                                       // building it failed
   net::IoContextPool pool_;
@@ -297,11 +302,10 @@ Result<RemotingCommand> RemotingClient::InvokeSync(std::string_view address, Rem
     return Status::Internal(fmt::format(
         "InvokeSync to {} called on a remoting client IO thread (would deadlock)", address));
   }
-  std::promise<Result<RemotingCommand>> promise;
-  auto future = promise.get_future();
+  SyncWaiter waiter(impl_->sync_spin_);
   impl_->InvokeAsync(address, std::move(request), timeout,
-                     [&promise](Result<RemotingCommand> r) { promise.set_value(std::move(r)); });
-  return future.get();
+                     [&waiter](Result<RemotingCommand> r) { waiter.Complete(std::move(r)); });
+  return waiter.Wait();
 }
 
 Status RemotingClient::InvokeOneway(std::string_view address, RemotingCommand request,

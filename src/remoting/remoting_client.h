@@ -27,6 +27,7 @@
 #include "remoting/executor.h"
 #include "remoting/frame_decoder.h"
 #include "remoting/request_processor.h"
+#include "remoting/sync_waiter.h"
 
 namespace apogee::remoting {
 
@@ -48,6 +49,8 @@ struct RemotingClientOptions {
   // A TLS handshake not done this long after connecting closes the connection.
   std::chrono::milliseconds tls_handshake_timeout =
       std::chrono::milliseconds(kDefaultTlsHandshakeTimeoutMillis);
+  // How long InvokeSync polls for its answer before sleeping (sync_waiter.h); zero: never.
+  std::chrono::microseconds sync_wait_spin = kDefaultSyncWaitSpin;
 };
 
 class RemotingClient {

@@ -4,6 +4,7 @@
 
 #include "fake_servers.h"
 #include "protocol/heartbeat_data.h"
+#include "remoting/sync_waiter.h"
 #include "testutil/test_util.h"
 
 namespace apogee::client {
@@ -30,6 +31,11 @@ ClientConfig Config(const std::string& namesrv, const std::string& instance) {
   config.instance_name = instance;
   config.client_ip = "10.1.2.3";
   return config;
+}
+
+// The public header cannot include the remoting one, so the default is written twice.
+TEST(ClientInstanceTest, SyncWaitSpinDefaultIsTheRemotingClientsDefault) {
+  EXPECT_EQ(ClientConfig{}.sync_wait_spin_us, remoting::kDefaultSyncWaitSpin.count());
 }
 
 TEST(ClientInstanceTest, ClientIdIsIpAtInstanceAtUnit) {
