@@ -4,10 +4,10 @@
 // halted vCPU before the caller runs again: about 20 µs of a 47 µs round trip on the 2-core
 // test VM (docs/benchmarks.md, "The client's sync send: the caller waits by spinning first").
 // So the caller first polls the completion flag for a short while and only then sleeps on a
-// condition variable. A caller spins only while no other caller of the process waits, and
-// never on a single-core machine, so spinning does not take the core an IO thread or another
-// sender needs; callers whose recent answers took longer than the spin (a SYNC_FLUSH broker,
-// a remote one) stop spinning.
+// condition variable. A caller spins only while no other caller sharing its policy waits (one
+// policy per RemotingClient, one for the process's Channel calls), and never on one core, so
+// spinning does not take the core an IO thread or another sender needs; callers whose recent
+// answers took longer than the spin (a SYNC_FLUSH broker, a remote one) stop spinning.
 #pragma once
 
 #include <atomic>
@@ -26,8 +26,8 @@ namespace apogee::remoting {
 // wastes little before it learns to sleep at once.
 inline constexpr std::chrono::microseconds kDefaultSyncWaitSpin{120};
 
-// Whether and how long callers spin; one per process (SyncWaiter::DefaultSpinPolicy), tests
-// make their own.
+// Whether and how long callers spin; one per RemotingClient, SyncWaiter::DefaultSpinPolicy for
+// the rest of the process, tests make their own.
 class SyncSpinPolicy {
  public:
   // spin_budget zero: never spin.
