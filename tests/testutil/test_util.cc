@@ -64,6 +64,7 @@ class PortReservations {
     const char* base = std::getenv("TMPDIR");
     dir_ = std::string(base ? base : "/tmp") + "/apogee-test-ports";
     ::mkdir(dir_.c_str(), 0777);
+    SweepDead();
   }
   // Gives this process's reservations back at exit, so the folder does not fill up with files
   // of dead processes (those would be taken over anyway; a forked child's exit removes only its own).
@@ -104,6 +105,22 @@ class PortReservations {
     return ::kill(static_cast<pid_t>(owner), 0) == 0 || errno == EPERM;
   }
 
+  // Removes the reservations of processes that are gone. A process killed by a signal or ended
+  // with _exit (a forked child, a crash) never runs the destructor above; its files would be
+  // taken over one by one, but would otherwise stay in the folder for good.
+  int SweepDead() const {
+    auto guard = Lock();
+    std::error_code ec;
+    int removed = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+      if (name.size() > 5 || Held(std::stoi(name))) continue;
+      if (::unlink(entry.path().c_str()) == 0) ++removed;
+    }
+    return removed;
+  }
+
   // Records this process as the holder of `port`. Call under Lock().
   void Take(int port) {
     std::ofstream out(PathOf(port), std::ios::trunc);
@@ -125,11 +142,20 @@ class PortReservations {
 };
 }  // namespace
 
+namespace {
+PortReservations& Reservations() {
+  static PortReservations reservations;
+  return reservations;
+}
+}  // namespace
+
+int SweepDeadPortReservations() { return Reservations().SweepDead(); }
+
 uint16_t PickFreePort(const std::vector<int>& also_free) {
   // Random ports in a range the kernel does not hand out for outgoing connections
   // (ip_local_port_range starts at 32768), so a picked port is not taken by a client.
   static std::mt19937 rng(std::random_device{}() ^ static_cast<unsigned>(::getpid()));
-  static PortReservations reservations;
+  PortReservations& reservations = Reservations();
   std::uniform_int_distribution<int> dist(12000, 30000);
   auto guard = reservations.Lock();
   for (int attempt = 0; attempt < 1000; ++attempt) {

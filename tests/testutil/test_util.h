@@ -29,6 +29,9 @@ class TempDir {
 // A TCP port on 127.0.0.1 that was free a moment ago (bind to 0, read, close). When
 // `also_free` is given, the port p + each delta must be free too (e.g. -2 and +1 for a broker).
 uint16_t PickFreePort(const std::vector<int>& also_free = {});
+// Removes the port reservation files of processes that have exited (each test process also
+// does this once, before its first pick); returns how many it removed.
+int SweepDeadPortReservations();
 
 // Waits until something accepts connections on 127.0.0.1:port.
 bool WaitForPort(uint16_t port, std::chrono::milliseconds timeout);

@@ -27,6 +27,30 @@ long OwnerOf(uint16_t port) {
   return owner;
 }
 
+// Forks a child that picks one port, reports it and exits; returns once the child is gone.
+enum class ChildExit { kRunExitHandlers, kSkipExitHandlers };
+void PickInChildThenExit(ChildExit how, pid_t* child, uint16_t* port) {
+  int to_parent[2];
+  ASSERT_EQ(::pipe(to_parent), 0);
+  *child = ::fork();
+  ASSERT_GE(*child, 0);
+  if (*child == 0) {
+    ::close(to_parent[0]);
+    uint16_t picked = PickFreePort();
+    if (::write(to_parent[1], &picked, sizeof(picked)) != sizeof(picked)) ::_exit(1);
+    // std::exit runs static destructors (the reservations' clean-up); _exit does not.
+    if (how == ChildExit::kRunExitHandlers) std::exit(0);
+    ::_exit(0);
+  }
+  ::close(to_parent[1]);
+  ASSERT_EQ(::read(to_parent[0], port, sizeof(*port)), static_cast<ssize_t>(sizeof(*port)));
+  ::close(to_parent[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(*child, &status, 0), *child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_NE(*port, 0);
+}
+
 TEST(PickFreePortTest, PicksAreReservedForThisProcessAndNeverRepeated) {
   std::set<uint16_t> seen;
   for (int i = 0; i < 50; ++i) {
@@ -86,29 +110,29 @@ TEST(PickFreePortTest, PortsHeldByAnotherLiveProcessAreSkipped) {
 TEST(PickFreePortTest, ExitGivesBackOnlyTheExitingProcesssPorts) {
   const uint16_t parents = PickFreePort();
   ASSERT_NE(parents, 0);
-  int to_parent[2];
-  ASSERT_EQ(::pipe(to_parent), 0);
-  pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::close(to_parent[0]);
-    uint16_t port = PickFreePort();
-    if (::write(to_parent[1], &port, sizeof(port)) != sizeof(port)) ::_exit(1);
-    std::exit(0);  // runs static destructors, unlike _exit
-  }
-  ::close(to_parent[1]);
+  pid_t child = 0;
   uint16_t childs = 0;
-  ASSERT_EQ(::read(to_parent[0], &childs, sizeof(childs)), static_cast<ssize_t>(sizeof(childs)));
-  ::close(to_parent[0]);
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  ASSERT_NE(childs, 0);
+  ASSERT_NO_FATAL_FAILURE(PickInChildThenExit(ChildExit::kRunExitHandlers, &child, &childs));
   // Another test process running beside this one may pick the freed port again before we look
   // (the child's exit takes tens of milliseconds under LeakSanitizer), so the test asks whether
   // the child still owns the port, not whether a file exists.
   EXPECT_NE(OwnerOf(childs), child) << "child's port " << childs << " still reserved";
   EXPECT_EQ(OwnerOf(parents), ::getpid());
+}
+
+// A process ended by _exit or a signal leaves its files behind; the sweep every test process
+// runs before its first pick removes them, and keeps those of live processes.
+TEST(PickFreePortTest, SweepRemovesTheReservationsOfProcessesThatAreGone) {
+  const uint16_t mine = PickFreePort();
+  ASSERT_NE(mine, 0);
+  pid_t child = 0;
+  uint16_t childs = 0;
+  ASSERT_NO_FATAL_FAILURE(PickInChildThenExit(ChildExit::kSkipExitHandlers, &child, &childs));
+  // Test processes starting beside this one sweep too, and may take the port over, so the test
+  // asks only that the child no longer owns it after the sweep (without any sweep, it would).
+  SweepDeadPortReservations();
+  EXPECT_NE(OwnerOf(childs), child) << "child's port " << childs << " still reserved";
+  EXPECT_EQ(OwnerOf(mine), ::getpid());
 }
 
 }  // namespace
