@@ -7,11 +7,12 @@
 
 namespace apogee::store {
 
-FileAllocator::FileAllocator(bool warm, int64_t ahead)
+FileAllocator::FileAllocator(bool warm, int64_t ahead, MappedFile::PreWriteMode mode)
     : ServiceThread("FileAllocator"),
       warm_(warm),
       ahead_(ahead),
-      round_(std::max<int64_t>(1, std::min(kPreWriteRound, ahead / 4))) {}
+      round_(std::max<int64_t>(1, std::min(kPreWriteRound, ahead / 4))),
+      mode_(mode) {}
 
 FileAllocator::~FileAllocator() { Shutdown(); }
 
@@ -42,9 +43,15 @@ Status FileAllocator::PreWriteTo(MappedFile& file, int64_t to) const {
   to = std::min(to, file.file_size());
   while (!stopped()) {
     const int64_t warmed = file.warmed_position();
-    const int64_t start = std::max(warmed, file.writer_position());
+    const int64_t writer = file.writer_position();
+    // A writer past the pre-written end is overtaken by MappedFile::kPreWriteGap (PreWrite
+    // starts there), so the step must reach past that: a step ending at writer + round_ would
+    // write nothing, and the pre-writer would stay behind for good (it did for the file the
+    // first put creates, which the writer has written into before it is followed).
+    const int64_t start = warmed >= writer ? warmed : writer + MappedFile::kPreWriteGap;
     if (start >= to) break;
-    APOGEE_RETURN_IF_ERROR(file.PreWrite(std::min(to, start + round_)));
+    APOGEE_RETURN_IF_ERROR(file.PreWrite(std::min(to, start + round_), MappedFile::kPreWriteStep,
+                                         MappedFile::kPreWriteGap, mode_));
     if (file.warmed_position() == warmed) break;  // the writer is past `to`: nothing to do
   }
   return Status::OK();

@@ -41,7 +41,11 @@ class FileAllocator : public ServiceThread {
   // written one.
   static constexpr int64_t kPreWriteRound = 1 << 20;
 
-  explicit FileAllocator(bool warm, int64_t ahead = kPreWriteAhead);
+  // `mode`: how pre-writing writes (MappedFile::PreWriteMode): synced page by page for
+  // SYNC_FLUSH, into the page cache only for ASYNC_FLUSH.
+  explicit FileAllocator(
+      bool warm, int64_t ahead = kPreWriteAhead,
+      MappedFile::PreWriteMode mode = MappedFile::PreWriteMode::kSyncedPageByPage);
   ~FileAllocator() override;
 
   // The file the writer now appends to: pre-written ahead of the writer from now on (when
@@ -75,7 +79,8 @@ class FileAllocator : public ServiceThread {
   };
 
   Result<std::shared_ptr<MappedFile>> CreateFile(const Request& request) const;
-  // Pre-writes `file` up to `to` in rounds of kPreWriteRound (each one synced).
+  // Pre-writes `file` up to `to` in rounds of kPreWriteRound (each one synced, unless
+  // kPageCacheOnly).
   Status PreWriteTo(MappedFile& file, int64_t to) const;
   // One pass over the followed file: tops the pre-written end up to `ahead` past the writer
   // once the writer has come a round closer, then re-arms the file's trigger.
@@ -84,6 +89,7 @@ class FileAllocator : public ServiceThread {
   const bool warm_;
   const int64_t ahead_;
   const int64_t round_;
+  const MappedFile::PreWriteMode mode_;
   std::shared_ptr<MappedFile> followed_;  // guarded by mu_
   std::atomic<int64_t> prepared_bytes_{0};
   std::mutex mu_;

@@ -149,7 +149,7 @@ bool MappedFile::TakePreWriteTrigger(int64_t write_position) {
   return prewrite_trigger_.compare_exchange_strong(trigger, INT64_MAX, std::memory_order_acq_rel);
 }
 
-Status MappedFile::PreWrite(int64_t to, int64_t step, int64_t gap) {
+Status MappedFile::PreWrite(int64_t to, int64_t step, int64_t gap, PreWriteMode mode) {
   to = std::min(RoundUpToPage(to), file_size_);
   // Where to start: past the writer (never into the page holding its last byte), and past
   // what was pre-written already; a writer that caught up is overtaken by `gap`.
@@ -175,9 +175,21 @@ Status MappedFile::PreWrite(int64_t to, int64_t step, int64_t gap) {
       continue;
     }
     Status s;
-    for (int64_t pos = from; pos < step_end && s.ok(); pos += kOsPageSize) {
-      s = prewrite_file_->Write(static_cast<uint64_t>(pos),
-                                zeros.substr(0, static_cast<size_t>(std::min(kOsPageSize, step_end - pos))));
+    if (mode == PreWriteMode::kPageCacheOnly) {
+      // Zero bytes in .bss: reading them maps the kernel's shared zero page, so the buffer
+      // costs no memory.
+      static const char kZeroStep[kPreWriteStep] = {};
+      for (int64_t pos = from; pos < step_end && s.ok(); pos += kPreWriteStep) {
+        s = prewrite_file_->Write(static_cast<uint64_t>(pos),
+                                  std::string_view(kZeroStep, static_cast<size_t>(std::min(
+                                                                  kPreWriteStep, step_end - pos))));
+      }
+    } else {
+      for (int64_t pos = from; pos < step_end && s.ok(); pos += kOsPageSize) {
+        s = prewrite_file_->Write(
+            static_cast<uint64_t>(pos),
+            zeros.substr(0, static_cast<size_t>(std::min(kOsPageSize, step_end - pos))));
+      }
     }
     warming_from_.store(-1, std::memory_order_seq_cst);
     if (!s.ok()) return s.Prefixed(fmt::format("pre-writing {}", path_));
@@ -185,7 +197,7 @@ Status MappedFile::PreWrite(int64_t to, int64_t step, int64_t gap) {
     wrote = true;
     from = step_end;
   }
-  if (!wrote) return Status::OK();
+  if (!wrote || mode == PreWriteMode::kPageCacheOnly) return Status::OK();
   return prewrite_file_->Sync().Prefixed(fmt::format("pre-writing {}", path_));
 }
 

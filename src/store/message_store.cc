@@ -118,7 +118,11 @@ Status MessageStore::Load() {
   log->info("opening store {} ({} exit{})", root, last_exit_ok_ ? "clean" : "ABNORMAL",
             same_boot_ ? ", same boot: the page cache survived" : "");
 
-  allocator_ = std::make_unique<FileAllocator>(config_.PreWriteCommitLogFiles());
+  allocator_ = std::make_unique<FileAllocator>(config_.PreWriteCommitLogFiles(),
+                                               FileAllocator::kPreWriteAhead,
+                                               config_.flush_type() == FlushDiskType::kSyncFlush
+                                                   ? MappedFile::PreWriteMode::kSyncedPageByPage
+                                                   : MappedFile::PreWriteMode::kPageCacheOnly);
   commit_log_ = std::make_unique<CommitLog>(env_, config_, clock_, allocator_.get());
   APOGEE_RETURN_IF_ERROR(commit_log_->Load().Prefixed("loading the CommitLog"));
   APOGEE_ASSIGN_OR_RETURN(checkpoint_, StoreCheckpoint::Open(env_, config_.CheckpointPath()));

@@ -58,8 +58,9 @@ std::vector<int> StoreConfig::DeleteHours() const {
 }
 
 bool StoreConfig::PreWriteCommitLogFiles() const {
-  return warm_mapped_file_enable ||
-         (flush_type() == FlushDiskType::kSyncFlush && pre_write_commit_log_on_sync_flush);
+  if (warm_mapped_file_enable) return true;
+  return flush_type() == FlushDiskType::kSyncFlush ? pre_write_commit_log_on_sync_flush
+                                                   : pre_write_commit_log_on_async_flush;
 }
 
 Status StoreConfig::Validate() const {
@@ -178,6 +179,10 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
            "Apogee: under SYNC_FLUSH pre-write the CommitLog whatever warmMapedFileEnable says "
            "(default true; false: more throughput, higher one-at-a-time p99 where fresh blocks "
            "sync as fast as written ones, docs/operations/disk.md)")
+      .Add("preWriteCommitLogOnAsyncFlush", &c->pre_write_commit_log_on_async_flush,
+           "Apogee: under ASYNC_FLUSH fill the page cache with zeros a short distance ahead of "
+           "the CommitLog writer, nothing synced (default true; false: the writer's stores "
+           "fault the pages in, docs/benchmarks.md)")
       .Add("messageDelayLevel", &c->message_delay_level,
            "delay levels of scheduled messages (s, m, h, d)");
   return t;

@@ -77,8 +77,14 @@ struct StoreConfig {
   // one into written blocks. Where it does not (measured in docs/operations/disk.md), false
   // trades a higher one-at-a-time p99 for more SYNC_FLUSH throughput.
   bool pre_write_commit_log_on_sync_flush = true;
-  // Whether the CommitLog is pre-written: warmMapedFileEnable, or SYNC_FLUSH with
-  // preWriteCommitLogOnSyncFlush.
+  // Apogee (preWriteCommitLogOnAsyncFlush, default true): under ASYNC_FLUSH the page cache is
+  // filled with zeros a short distance ahead of the writer, nothing synced, because a store
+  // that faults a never-written page in costs the writer far more than the write() that fills
+  // it (docs/benchmarks.md, "ASYNC_FLUSH: the page cache filled ahead of the writer").
+  bool pre_write_commit_log_on_async_flush = true;
+  // Whether the CommitLog is pre-written: warmMapedFileEnable, or the key of the flush type.
+  // Under SYNC_FLUSH pre-writes are synced page by page, under ASYNC_FLUSH they only fill the
+  // page cache (as Java's warmMappedFile forces only under SYNC_FLUSH).
   bool PreWriteCommitLogFiles() const;
 
   // Delay levels of scheduled messages (Java's MessageStoreConfig.messageDelayLevel): the

@@ -130,7 +130,45 @@ TEST(FileAllocatorTest, TheWrittenFileIsPreWrittenAShortDistanceAheadOfTheWriter
   alloc.DiscardPrepared();
 }
 
-// Without warming nothing is pre-written (ASYNC_FLUSH with warmMapedFileEnable=false).
+// The broker's first put creates the file and writes into it before the allocator follows
+// it: the pre-writer starts past the writer and keeps ahead from then on. Under ASYNC_FLUSH
+// (kPageCacheOnly) as under SYNC_FLUSH.
+void ExpectPreWritingCatchesUpWithAWriterAhead(MappedFile::PreWriteMode mode) {
+  constexpr int64_t kFile = 8 << 20;
+  constexpr int64_t kAhead = 2 << 20;
+  auto env = env::NewMemEnv();
+  ASSERT_TRUE(env->CreateDirs("/a").ok());
+  FileAllocator alloc(/*warm=*/true, kAhead, mode);
+  alloc.Start();
+  MappedFileQueue q(env.get(), "/a", kFile, &alloc);
+  ASSERT_TRUE(q.Load().ok());
+  auto f0 = q.LastFileOrCreate(0);
+  ASSERT_TRUE(f0.ok());
+  ASSERT_TRUE((*f0)->Append(std::string(100 << 10, 'r')));  // the first put
+  for (int put = 0; put < 64; ++put) {
+    ASSERT_TRUE(q.LastFileOrCreate(0).ok());  // the next puts: the allocator follows
+    ASSERT_TRUE((*f0)->Append(std::string(16 << 10, 'r')));
+  }
+  ASSERT_TRUE(q.LastFileOrCreate(0).ok());
+  const int64_t wrote = (*f0)->wrote_position();
+  ASSERT_TRUE(Eventually([&] { return (*f0)->warmed_position() >= wrote + kAhead / 2; }))
+      << "wrote " << wrote << ", pre-written " << (*f0)->warmed_position();
+  const std::string_view all(reinterpret_cast<const char*>((*f0)->data()),
+                             static_cast<size_t>(wrote));
+  EXPECT_EQ(all.find_first_not_of('r'), std::string_view::npos);
+  alloc.Shutdown();
+  alloc.DiscardPrepared();
+}
+
+TEST(FileAllocatorTest, PreWritingCatchesUpWithAWriterAheadOfIt) {
+  ExpectPreWritingCatchesUpWithAWriterAhead(MappedFile::PreWriteMode::kSyncedPageByPage);
+}
+
+TEST(FileAllocatorTest, PageCacheOnlyPreWritingCatchesUpWithAWriterAheadOfIt) {
+  ExpectPreWritingCatchesUpWithAWriterAhead(MappedFile::PreWriteMode::kPageCacheOnly);
+}
+
+// Without warming nothing is pre-written (preWriteCommitLogOnAsyncFlush=false).
 TEST(FileAllocatorTest, WithoutWarmingNothingIsPreWritten) {
   auto env = env::NewMemEnv();
   ASSERT_TRUE(env->CreateDirs("/a").ok());

@@ -53,7 +53,8 @@ TEST(StoreConfigTest, BrokerConfKeysApply) {
 }
 
 // The CommitLog is pre-written under SYNC_FLUSH unless preWriteCommitLogOnSyncFlush=false,
-// and under any flush type with warmMapedFileEnable=true.
+// under ASYNC_FLUSH unless preWriteCommitLogOnAsyncFlush=false, and under either with
+// warmMapedFileEnable=true.
 TEST(StoreConfigTest, PreWritingFollowsFlushTypeAndTheTwoKeys) {
   auto pre_writes = [](const std::string& text) {
     StoreConfig c;
@@ -65,13 +66,17 @@ TEST(StoreConfigTest, PreWritingFollowsFlushTypeAndTheTwoKeys) {
     EXPECT_TRUE(unknown.empty());
     return c.PreWriteCommitLogFiles();
   };
-  EXPECT_FALSE(pre_writes(""));
+  EXPECT_TRUE(pre_writes(""));  // ASYNC_FLUSH
+  EXPECT_FALSE(pre_writes("preWriteCommitLogOnAsyncFlush=false\n"));
+  EXPECT_TRUE(pre_writes("preWriteCommitLogOnAsyncFlush=false\nwarmMapedFileEnable=true\n"));
+  EXPECT_TRUE(pre_writes("flushDiskType=SYNC_FLUSH\npreWriteCommitLogOnAsyncFlush=false\n"));
   EXPECT_TRUE(pre_writes("flushDiskType=SYNC_FLUSH\n"));
   EXPECT_FALSE(pre_writes("flushDiskType=SYNC_FLUSH\npreWriteCommitLogOnSyncFlush=false\n"));
   EXPECT_TRUE(pre_writes(
       "flushDiskType=SYNC_FLUSH\npreWriteCommitLogOnSyncFlush=false\nwarmMapedFileEnable=true\n"));
   EXPECT_TRUE(pre_writes("warmMapedFileEnable=true\n"));
-  EXPECT_FALSE(pre_writes("preWriteCommitLogOnSyncFlush=true\n"));  // ASYNC_FLUSH
+  EXPECT_FALSE(pre_writes(
+      "preWriteCommitLogOnSyncFlush=true\npreWriteCommitLogOnAsyncFlush=false\n"));  // ASYNC_FLUSH
 }
 
 TEST(StoreConfigTest, EnumIsCaseSensitiveLikeJava) {
