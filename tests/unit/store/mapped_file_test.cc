@@ -251,7 +251,7 @@ class SlowWriteEnv final : public env::Env {
 // and the writer (a store into the mapping) is faster than the pre-writer (a slow write per
 // page), so it runs into steps being pre-written all the time: it must wait for each, and no
 // record byte may be lost to a zero page.
-TEST(MappedFileRaceTest, PreWritingRacingTheWriterLosesNoByte) {
+void ExpectPreWritingRacingTheWriterLosesNoByte(MappedFile::PreWriteMode mode) {
   constexpr int64_t kSize = 4 << 20;
   auto mem = env::NewMemEnv();
   SlowWriteEnv env(mem.get());
@@ -263,7 +263,8 @@ TEST(MappedFileRaceTest, PreWritingRacingTheWriterLosesNoByte) {
   std::thread prewriter([&] {
     while (!done.load()) {
       ASSERT_TRUE(
-          file->PreWrite(file->writer_position() + 16 * kOsPageSize, 8 * kOsPageSize, 0).ok());
+          file->PreWrite(file->writer_position() + 16 * kOsPageSize, 8 * kOsPageSize, 0, mode)
+              .ok());
     }
   });
   std::string record(1000, 0);
@@ -285,6 +286,15 @@ TEST(MappedFileRaceTest, PreWritingRacingTheWriterLosesNoByte) {
       ASSERT_EQ(p[k], want) << "record " << i << " byte " << k;
     }
   }
+}
+
+TEST(MappedFileRaceTest, PreWritingRacingTheWriterLosesNoByte) {
+  ExpectPreWritingRacingTheWriterLosesNoByte(MappedFile::PreWriteMode::kSyncedPageByPage);
+}
+
+// ASYNC_FLUSH's pre-writer: one write per step, nothing synced, the same hand-shake.
+TEST(MappedFileRaceTest, PageCacheOnlyPreWritingRacingTheWriterLosesNoByte) {
+  ExpectPreWritingRacingTheWriterLosesNoByte(MappedFile::PreWriteMode::kPageCacheOnly);
 }
 
 }  // namespace
