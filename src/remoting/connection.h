@@ -204,6 +204,11 @@ class Connection final : public Channel,
   // SendTwoWay) and writes them in one go.
   void DrainHandoff();
   void DoWrite();
+  // Plain sockets: sends write_buffers_ from write_next_ / write_skip_ with sendmsg calls of
+  // up to kMaxIovecsPerSend buffers, waiting for room when the socket buffer is full.
+  void ContinuePlainWrite();
+  // The batch in writing_ went out (or failed): releases it and starts the next one.
+  void FinishWrite(const boost::system::error_code& ec);
   // TLS: copies runs of small buffers into tls_write_staging_ (see kTlsCoalesceBelow).
   void CoalesceForTls(std::vector<boost::asio::const_buffer>* buffers);
   // Registers a request's answer (any thread); `pending` is untouched unless kAdded. With
@@ -280,10 +285,12 @@ class Connection final : public Channel,
     size_t head_ = 0;
   };
   FrameQueue write_queue_;
-  std::vector<OutgoingFrame> writing_;  // the batch async_write is sending
-  // The buffers of that batch: kept between writes, and given to async_write as a span so
-  // that asio's copy of the sequence is not a vector (two allocations per write).
+  std::vector<OutgoingFrame> writing_;  // the batch being sent
+  // The buffers of that batch, kept between writes (no allocation per write); TLS gives them
+  // to async_write as a span, so that asio's copy of the sequence is not a vector either.
   std::vector<boost::asio::const_buffer> write_buffers_;
+  size_t write_next_ = 0;  // plain sockets: the first buffer of write_buffers_ not fully sent
+  size_t write_skip_ = 0;  // and how much of it went out already
   bool write_in_progress_ = false;
   bool in_read_cycle_ = false;  // frames of one read are being handled: defer the write
   size_t queued_bytes_ = 0;  // in write_queue_ and writing_

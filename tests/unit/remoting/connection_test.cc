@@ -29,6 +29,22 @@ constexpr int32_t kBig = 1;      // inline, answers a 64 KiB body
 constexpr int32_t kEcho = 2;     // inline, answers the body back
 constexpr int32_t kBlocked = 3;  // on an executor, waits for the gate
 constexpr int32_t kPooledEcho = 4;  // on an executor: answers the body back off the IO thread
+constexpr int32_t kPieces = 5;      // inline, answers kPieceCount body segments (as a pull does)
+
+constexpr int kPieceCount = 300;
+constexpr size_t kPieceSize = 997;  // odd, so partial sends end inside pieces
+
+// The body kPieces answers to the request with opaque `opaque`: every byte says which
+// answer and which piece it belongs to.
+std::string PiecesBody(int32_t opaque) {
+  std::string body;
+  for (int piece = 0; piece < kPieceCount; ++piece) {
+    for (size_t i = 0; i < kPieceSize; ++i) {
+      body.push_back(static_cast<char>('a' + (opaque * 7 + piece * 3 + static_cast<int>(i)) % 26));
+    }
+  }
+  return body;
+}
 
 class ConnectionLimitsTest : public ::testing::Test {
  protected:
@@ -55,6 +71,17 @@ class ConnectionLimitsTest : public ::testing::Test {
                                  r.SendCode(0);
                                }),
                                executor_);
+    server_->RegisterProcessor(
+        kPieces, MakeProcessor([](RemotingCommand req, Responder r) {
+          auto response = RemotingCommand::MakeResponse(req, 0);
+          auto storage = std::make_shared<std::string>(PiecesBody(req.opaque));
+          std::string_view all(*storage);
+          for (int piece = 0; piece < kPieceCount; ++piece) {
+            response.body_segments.segments.push_back(all.substr(piece * kPieceSize, kPieceSize));
+          }
+          response.body_segments.keepalive = storage;
+          r.Send(std::move(response));
+        }));
     server_->RegisterProcessor(kPooledEcho, MakeProcessor([](RemotingCommand req, Responder r) {
                                  auto response = RemotingCommand::MakeResponse(req, 0);
                                  response.body = req.body;
@@ -134,6 +161,27 @@ TEST_F(ConnectionLimitsTest, PipelinedRequestsStopAtTheHighWaterMarkAndAllAreAns
   // run and subtracted them, so the count reaches zero a moment later.
   EXPECT_TRUE(WaitFor([&] { return server_->Stats().unsent_bytes == 0; }))
       << server_->Stats().unsent_bytes << " bytes still counted as unsent";
+  ExpectServesOthers();
+}
+
+// Answers of many pieces, batched into one write of thousands of buffers (more than one
+// sendmsg takes), to a reader that takes them in small sips: every partial send, inside a
+// piece or between frames, resumes at the right byte.
+TEST_F(ConnectionLimitsTest, ManyPieceAnswersArriveWholeAtASlowReader) {
+  StartServer(RemotingServerOptions{});
+  RawSocket raw(server_->port());
+  constexpr int kRequests = 40;  // 40 x 300 pieces = 12,000 buffers, ~12 MB
+  raw.Write(Frames(kPieces, kRequests));
+  std::this_thread::sleep_for(milliseconds(50));  // let the socket buffers fill
+  for (int i = 0; i < kRequests; ++i) {
+    if (i < 3) std::this_thread::sleep_for(milliseconds(20));  // a slow start: EAGAIN, then room
+    auto response = raw.ReadCommand();
+    ASSERT_TRUE(response.has_value()) << "response " << i;
+    ASSERT_EQ(response->opaque, i);
+    ASSERT_EQ(response->body.size(), kPieceCount * kPieceSize);
+    ASSERT_TRUE(response->body == PiecesBody(i)) << "response " << i << " differs";
+  }
+  EXPECT_TRUE(WaitFor([&] { return server_->Stats().unsent_bytes == 0; }));
   ExpectServesOthers();
 }
 
