@@ -435,17 +435,23 @@ Result<SelectedBuffer> CommitLog::GetRecord(int64_t offset, int32_t size) const 
   if (!file) {
     return Status::NotFound(fmt::format("CommitLog offset {} is not in any file", offset));
   }
-  int64_t pos = offset - file->start_offset();
-  if (size <= 0 || pos + size > file->wrote_position()) {
+  const uint8_t* data = RecordIn(*file, offset, size);
+  if (data == nullptr) {
     return Status::NotFound(
         fmt::format("CommitLog range [{}, {}) is not written", offset, offset + size));
   }
   SelectedBuffer b;
-  b.data = file->data() + pos;
+  b.data = data;
   b.size = static_cast<size_t>(size);
   b.phy_offset = offset;
   b.file = std::move(file);
   return b;
+}
+
+const uint8_t* CommitLog::RecordIn(const MappedFile& file, int64_t offset, int32_t size) {
+  const int64_t pos = offset - file.start_offset();
+  if (size <= 0 || pos < 0 || pos + size > file.wrote_position()) return nullptr;
+  return file.data() + pos;
 }
 
 Result<SelectedBuffer> CommitLog::GetData(int64_t offset) const {

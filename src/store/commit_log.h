@@ -117,6 +117,10 @@ class CommitLog {
 
   // Reads the record at `offset` (a Java "selectMappedBuffer(offset, size)").
   Result<SelectedBuffer> GetRecord(int64_t offset, int32_t size) const;
+  // The record's bytes when [offset, offset + size) lies in `file`'s written data, else null:
+  // a reader that holds the file already skips GetRecord's file lookup (a lock and a
+  // reference count per record).
+  static const uint8_t* RecordIn(const MappedFile& file, int64_t offset, int32_t size);
   // Everything readable from `offset` to the end of its file's written data (HA transfer).
   Result<SelectedBuffer> GetData(int64_t offset) const;
   // Decodes the record at `offset` (BLANK and end of data included) without copying.

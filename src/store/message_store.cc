@@ -712,18 +712,24 @@ GetMessageResult MessageStore::GetMessages(std::string_view topic, int32_t queue
         filtered = true;
         continue;
       }
-      Result<SelectedBuffer> buf = commit_log_->GetRecord(e.phy_offset, e.size);
-      if (!buf.ok()) {
-        removed = true;
-        continue;
+      // Most records of one pull lie in the file of the one before, which the result holds.
+      const uint8_t* data =
+          last_file != nullptr ? CommitLog::RecordIn(*last_file, e.phy_offset, e.size) : nullptr;
+      if (data == nullptr) {
+        Result<SelectedBuffer> buf = commit_log_->GetRecord(e.phy_offset, e.size);
+        if (!buf.ok()) {
+          removed = true;
+          continue;
+        }
+        data = buf->data;
+        if (buf->file.get() != last_file) {
+          last_file = buf->file.get();
+          result.keepalive.push_back(std::move(buf->file));
+        }
       }
       result.suggest_pulling_from_slave = in_disk;
-      result.messages.push_back(MessageRef{buf->data, e.size, e.phy_offset, next - 1});
+      result.messages.push_back(MessageRef{data, e.size, e.phy_offset, next - 1});
       result.total_bytes += e.size;
-      if (buf->file.get() != last_file) {
-        last_file = buf->file.get();
-        result.keepalive.push_back(std::move(buf->file));
-      }
     }
     if (full) break;
   }
