@@ -14,8 +14,9 @@ namespace {
 
 struct WakeupBatchState {
   int depth = 0;
-  // Keeps its capacity between batches: no allocation per read once warmed up.
+  // Keep their capacity between batches: no allocation per read once warmed up.
   std::vector<std::pair<ServiceThread*, void (*)(ServiceThread*)>> held;
+  std::vector<std::pair<void*, bool (*)(void*)>> actions;
 };
 
 thread_local WakeupBatchState t_wakeup_batch;
@@ -24,13 +25,35 @@ thread_local WakeupBatchState t_wakeup_batch;
 
 ScopedWakeupBatch::ScopedWakeupBatch() { ++t_wakeup_batch.depth; }
 
-ScopedWakeupBatch::~ScopedWakeupBatch() {
+ScopedWakeupBatch::~ScopedWakeupBatch() { Finish(); }
+
+bool ScopedWakeupBatch::Finish() {
+  if (finished_) return true;
+  finished_ = true;
   WakeupBatchState& batch = t_wakeup_batch;
-  if (--batch.depth > 0) return;
+  if (--batch.depth > 0) return true;
+  // Actions first: what they write is what the woken threads look for.
+  bool ok = true;
+  for (size_t i = 0; i < batch.actions.size(); ++i) {
+    const auto [target, action] = batch.actions[i];
+    if (!action(target)) ok = false;
+  }
+  batch.actions.clear();
   // Each thread is here once: its wake-up stays pending (ServiceThread::wake_pending_) until
   // it runs, so later Wakeup() calls on it returned early.
   for (const auto& [thread, notify] : batch.held) notify(thread);
   batch.held.clear();
+  return ok;
+}
+
+bool ScopedWakeupBatch::DeferAction(void* target, bool (*action)(void*)) {
+  WakeupBatchState& batch = t_wakeup_batch;
+  if (batch.depth == 0) return false;
+  for (const auto& queued : batch.actions) {
+    if (queued.first == target && queued.second == action) return true;
+  }
+  batch.actions.emplace_back(target, action);
+  return true;
 }
 
 bool ScopedWakeupBatch::Defer(ServiceThread* thread, void (*notify)(ServiceThread*)) {

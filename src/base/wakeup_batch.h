@@ -22,9 +22,23 @@ class ScopedWakeupBatch {
   ScopedWakeupBatch(const ScopedWakeupBatch&) = delete;
   ScopedWakeupBatch& operator=(const ScopedWakeupBatch&) = delete;
 
+  // Ends the batch now (the destructor then does nothing): runs the end actions, then wakes
+  // the held threads. False when an end action failed; an inner batch returns true.
+  bool Finish();
+
   // For ServiceThread::Wakeup: queues `notify(thread)` for the end of the outermost batch
   // open on this thread; false (nothing queued) when none is open.
   static bool Defer(ServiceThread* thread, void (*notify)(ServiceThread*));
+
+  // Queues `action(target)` for the end of the outermost batch open on this thread, before
+  // the held threads are woken; once per (target, action) and batch. False (nothing queued)
+  // when none is open. The CommitLog writes the records puts of the batch deferred, so one
+  // write carries a read's records and the woken reput finds them (store/commit_log.h).
+  // An action returning false fails the batch: its owner must not send what it promised.
+  static bool DeferAction(void* target, bool (*action)(void* target));
+
+ private:
+  bool finished_ = false;
 };
 
 }  // namespace apogee

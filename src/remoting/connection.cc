@@ -299,12 +299,20 @@ bool Connection::Decode(std::string_view bytes) {
   // ASYNC_FLUSH put) are woken once, after the loop (base/wakeup_batch.h).
   in_read_cycle_ = true;
   Status st;
+  bool batch_ok;
   {
     ScopedWakeupBatch wakeups;
     st = decoder_.Feed(bytes, [this](std::string_view frame) { return OnFrame(frame); });
+    batch_ok = wakeups.Finish();
   }
   in_read_cycle_ = false;
   if (closed_on_io_) return false;  // a processor closed it
+  if (!batch_ok) {
+    // The batch's end work failed (the CommitLog could not write the records these requests
+    // put): their answers may claim what did not happen, so none of them leaves.
+    DoClose("the work these requests left for the end of the read failed; answers withheld", true);
+    return false;
+  }
   if (!write_in_progress_ && !write_queue_.empty()) DoWrite();
   if (!st.ok()) {
     DoClose((st.code() == StatusCode::kBusy ? "" : "malformed frame: ") + st.message(), true);

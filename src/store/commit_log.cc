@@ -8,6 +8,7 @@
 
 #include "base/crc32.h"
 #include "base/logging.h"
+#include "base/wakeup_batch.h"
 #include "message/message_format.h"
 #include "store/consume_queue_table.h"
 #include "store/disk_guard.h"
@@ -57,7 +58,8 @@ CommitLog::CommitLog(env::Env* env, const StoreConfig& config, const Clock* cloc
       clock_(clock),
       files_(env, config.CommitLogDir(), config.mapped_file_size_commit_log, allocator),
       cq_entries_per_file_(std::max<int64_t>(1, config.ConsumeQueueFileSize() / kCqUnitSize)),
-      writes_through_file_(config.flush_type() == FlushDiskType::kSyncFlush) {}
+      writes_through_file_(config.flush_type() == FlushDiskType::kSyncFlush ||
+                           config.write_commit_log_through_file_on_async_flush) {}
 
 Status CommitLog::Load() { return files_.Load(); }
 
@@ -98,7 +100,7 @@ PutResult CommitLog::Append(message::RecordFields f, WriteMode mode) {
   // The CRC is the expensive part of encoding; do it before taking the lock.
   if (!f.body_crc) f.body_crc = Crc32Masked(f.body.data(), f.body.size());
   const bool assigns = AssignsQueueOffset(f.sys_flag);
-  const bool defer = mode == WriteMode::kWithNextFlush && WritesThroughFile();
+  const bool defer = DefersPut(mode);
   QueueKey key(f.topic, f.queue_id);
 
   std::unique_lock<std::mutex> lock(put_mu_);
@@ -167,6 +169,16 @@ Result<std::shared_ptr<MappedFile>> CommitLog::FileWithRoomLocked(
     file->set_wrote_position(file->file_size());
   }
   return Status::Internal(fmt::format("no CommitLog file holds {} bytes", bytes));
+}
+
+bool CommitLog::DefersPut(WriteMode mode) {
+  if (!WritesThroughFile()) return false;
+  if (config_.flush_type() == FlushDiskType::kSyncFlush) return mode == WriteMode::kWithNextFlush;
+  // ASYNC_FLUSH: a put on a thread inside a wake-up batch (the IO thread, for the requests
+  // of one read) leaves its record for the batch's end, which writes them all with one pwrite
+  // before the read's answers leave (the connection sends none when that write fails).
+  return ScopedWakeupBatch::DeferAction(
+      this, [](void* log) { return static_cast<CommitLog*>(log)->WriteDeferred().ok(); });
 }
 
 bool CommitLog::ReadyToPutLocked(std::unique_lock<std::mutex>& lock, bool defer, bool* released) {
@@ -334,7 +346,7 @@ PutResult CommitLog::AppendBatch(std::vector<message::RecordFields> batch, Write
               total, config_.max_message_size);
     return Refuse(PutStatus::kMessageIllegal);
   }
-  const bool defer = mode == WriteMode::kWithNextFlush && WritesThroughFile();
+  const bool defer = DefersPut(mode);
   QueueKey key(topic, queue_id);
 
   std::unique_lock<std::mutex> lock(put_mu_);

@@ -72,12 +72,12 @@ class CommitLog {
 
   // Appends one message. `fields` gives everything but the queue offset, physical offset and
   // store timestamp, which are assigned here. Validates sizes first (MESSAGE_ILLEGAL,
-  // PROPERTIES_SIZE_EXCEEDED). Returns as soon as the bytes are in the page cache; the flush
-  // policy is the caller's.
+  // PROPERTIES_SIZE_EXCEEDED). Returns as soon as the bytes are in the page cache (or, for a
+  // deferred put, below, in the deferred buffer); the flush policy is the caller's.
   //
-  // How the bytes get there depends on the flush type. ASYNC_FLUSH encodes the record straight
-  // into the mapped file. SYNC_FLUSH encodes it into a buffer and writes it with pwrite: every
-  // group commit's msync cleans the pages it writes back, which write-protects them in every
+  // How the bytes get there: the record is encoded into a buffer and written with pwrite
+  // (ASYNC_FLUSH with writeCommitLogThroughFileOnAsyncFlush=false: encoded straight into the
+  // mapped file). Every msync cleans the pages it writes back, which write-protects them in every
   // thread's page tables (a TLB shootdown across cores) and makes the next store into the same
   // page fault again; written with pwrite, the pages are never mapped writable, so a sync finds
   // no mapping to clean. Measured with the peer harness (1 KiB, 256 in flight, fresh broker,
@@ -85,7 +85,18 @@ class CommitLog {
   // (docs/benchmarks.md, "SYNC_FLUSH: records written with pwrite"). A failed write refuses
   // the put (UNKNOWN_ERROR) and publishes nothing; the next put writes over the same place.
   //
-  // kWithNextFlush (SYNC_FLUSH only; ASYNC_FLUSH treats it as kNow): the put will wait for
+  // The same holds under ASYNC_FLUSH, whose periodic flush cleaned every page the IO thread
+  // had stored into, with an inter-processor interrupt per page (docs/benchmarks.md,
+  // "ASYNC_FLUSH: records written with pwrite").
+  //
+  // ASYNC_FLUSH, through the file: a put on a thread inside a ScopedWakeupBatch (the IO
+  // thread, for the requests of one read) leaves its record in the deferred buffer, whatever
+  // `mode`, and registers WriteDeferred for the batch's end, which runs before the read's
+  // answers are written: one pwrite per read instead of one per put, and an ack still means
+  // the record is in the page cache. When that write fails the batch fails and the
+  // connection closes without sending the read's answers (remoting/connection.cc).
+  //
+  // kWithNextFlush (SYNC_FLUSH; under ASYNC_FLUSH only the batch decides): the put will wait for
   // the group commit anyway, so its encoded record stays in a buffer and the next flush
   // writes every such record with one pwrite before its fdatasync (WriteDeferred). The put
   // gets its offsets now; the record is readable once written, which under SYNC_FLUSH is
@@ -205,6 +216,9 @@ class CommitLog {
   // kMaxDeferredBytes; false when that write failed.
   bool BoundDeferredLocked(std::unique_lock<std::mutex>& lock, bool* released);
   bool WritesThroughFile() const { return writes_through_file_; }
+  // Whether a put in `mode` leaves its record in deferred_ (see WriteMode). Under ASYNC_FLUSH
+  // it registers the write for the end of the calling thread's wake-up batch.
+  bool DefersPut(WriteMode mode);
   // The queue_table_ entry of `key`, made when missing. Caller holds put_mu_.
   QueueTable::iterator QueueEntryLocked(std::string_view key);
 
@@ -236,7 +250,9 @@ class CommitLog {
   std::condition_variable deferred_written_;
   DiskGuard* disk_guard_ = nullptr;
   const int64_t cq_entries_per_file_;
-  const bool writes_through_file_;  // SYNC_FLUSH: records are written with pwrite
+  // SYNC_FLUSH, and ASYNC_FLUSH unless writeCommitLogThroughFileOnAsyncFlush=false: records
+  // are written with pwrite, not stored into the mapping.
+  const bool writes_through_file_;
   std::atomic<int64_t> last_store_timestamp_{0};
 };
 

@@ -183,6 +183,11 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
            "Apogee: under ASYNC_FLUSH fill the page cache with zeros a short distance ahead of "
            "the CommitLog writer, nothing synced (default true; false: the writer's stores "
            "fault the pages in, docs/benchmarks.md)")
+      .Add("writeCommitLogThroughFileOnAsyncFlush",
+           &c->write_commit_log_through_file_on_async_flush,
+           "Apogee: under ASYNC_FLUSH write records with pwrite, a read's worth at once, instead "
+           "of storing them into the mapped CommitLog (default true; false: stores, and a TLB "
+           "shoot-down per page the flush cleans, docs/benchmarks.md)")
       .Add("messageDelayLevel", &c->message_delay_level,
            "delay levels of scheduled messages (s, m, h, d)");
   return t;

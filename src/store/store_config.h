@@ -82,6 +82,13 @@ struct StoreConfig {
   // that faults a never-written page in costs the writer far more than the write() that fills
   // it (docs/benchmarks.md, "ASYNC_FLUSH: the page cache filled ahead of the writer").
   bool pre_write_commit_log_on_async_flush = true;
+  // Apogee (writeCommitLogThroughFileOnAsyncFlush, default true): under ASYNC_FLUSH records
+  // are written into the CommitLog with pwrite (the requests of one read with one pwrite, before
+  // their answers leave) instead of stored into the mapping. Pages the broker's threads never
+  // write through their mapping need no TLB shoot-down when the flush cleans them; stored
+  // into, every page cost an inter-processor interrupt per flush (docs/benchmarks.md,
+  // "ASYNC_FLUSH: records written with pwrite").
+  bool write_commit_log_through_file_on_async_flush = true;
   // Whether the CommitLog is pre-written: warmMapedFileEnable, or the key of the flush type.
   // Under SYNC_FLUSH pre-writes are synced page by page, under ASYNC_FLUSH they only fill the
   // page cache (as Java's warmMappedFile forces only under SYNC_FLUSH).

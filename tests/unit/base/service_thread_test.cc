@@ -1,11 +1,14 @@
 #include "base/service_thread.h"
-#include "base/wakeup_batch.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
+
+#include "base/wakeup_batch.h"
 
 namespace apogee {
 namespace {
@@ -64,6 +67,50 @@ TEST(ServiceThreadTest, WakeupsInABatchAreDeliveredWhenTheOutermostBatchEnds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   EXPECT_EQ(t.rounds.load(), 2);
+}
+
+// End actions (the CommitLog's write of a read's records) run once per target at the end of
+// the outermost batch, before the held threads are woken, and a failed one fails the batch.
+TEST(ServiceThreadTest, BatchEndActionsRunOnceBeforeTheWakeupsAndReportFailure) {
+  struct Log {
+    std::vector<std::string> events;
+    bool fail = false;
+  } log;
+  static Log* current = nullptr;
+  current = &log;
+  auto write = [](void* target) {
+    static_cast<Log*>(target)->events.push_back("write");
+    return !static_cast<Log*>(target)->fail;
+  };
+  EXPECT_FALSE(ScopedWakeupBatch::DeferAction(&log, write));  // no batch open
+  {
+    ScopedWakeupBatch outer;
+    {
+      ScopedWakeupBatch inner;
+      EXPECT_TRUE(ScopedWakeupBatch::DeferAction(&log, write));
+      EXPECT_TRUE(ScopedWakeupBatch::Defer(
+          nullptr, [](ServiceThread*) { current->events.push_back("wake"); }));
+      EXPECT_TRUE(inner.Finish());  // inner: nothing runs yet
+    }
+    EXPECT_TRUE(ScopedWakeupBatch::DeferAction(&log, write));  // the same target: once
+    EXPECT_TRUE(log.events.empty());
+    EXPECT_TRUE(outer.Finish());
+    EXPECT_TRUE(outer.Finish());  // finished: the second call and the destructor do nothing
+  }
+  EXPECT_EQ(log.events, (std::vector<std::string>{"write", "wake"}));
+  log.events.clear();
+  log.fail = true;
+  {
+    ScopedWakeupBatch batch;
+    ASSERT_TRUE(ScopedWakeupBatch::DeferAction(&log, write));
+    EXPECT_FALSE(batch.Finish());
+  }
+  EXPECT_EQ(log.events, (std::vector<std::string>{"write"}));
+  {
+    ScopedWakeupBatch batch;  // nothing left over from the failed one
+    EXPECT_TRUE(batch.Finish());
+  }
+  EXPECT_EQ(log.events.size(), 1u);
 }
 
 // Sees the value a producer published before each Wakeup(): a lost wake-up leaves it behind

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "base/coding.h"
+#include "base/wakeup_batch.h"
 #include "protocol/response_code.h"
 #include "remoting/remoting_client.h"
 #include "remoting/remoting_server.h"
@@ -30,6 +31,7 @@ constexpr int32_t kEcho = 2;     // inline, answers the body back
 constexpr int32_t kBlocked = 3;  // on an executor, waits for the gate
 constexpr int32_t kPooledEcho = 4;  // on an executor: answers the body back off the IO thread
 constexpr int32_t kPieces = 5;      // inline, answers kPieceCount body segments (as a pull does)
+constexpr int32_t kFailingEnd = 6;  // inline, answers OK but leaves a failing end-of-read action
 
 constexpr int kPieceCount = 300;
 constexpr size_t kPieceSize = 997;  // odd, so partial sends end inside pieces
@@ -81,6 +83,13 @@ class ConnectionLimitsTest : public ::testing::Test {
           }
           response.body_segments.keepalive = storage;
           r.Send(std::move(response));
+        }));
+    server_->RegisterProcessor(
+        kFailingEnd, MakeProcessor([](RemotingCommand req, Responder r) {
+          // As the CommitLog does for an ASYNC_FLUSH put whose
+          // record is written at the end of the read.
+          EXPECT_TRUE(ScopedWakeupBatch::DeferAction(nullptr, [](void*) { return false; }));
+          r.SendCode(0);
         }));
     server_->RegisterProcessor(kPooledEcho, MakeProcessor([](RemotingCommand req, Responder r) {
                                  auto response = RemotingCommand::MakeResponse(req, 0);
@@ -182,6 +191,16 @@ TEST_F(ConnectionLimitsTest, ManyPieceAnswersArriveWholeAtASlowReader) {
     ASSERT_TRUE(response->body == PiecesBody(i)) << "response " << i << " differs";
   }
   EXPECT_TRUE(WaitFor([&] { return server_->Stats().unsent_bytes == 0; }));
+  ExpectServesOthers();
+}
+
+// When the work a read's requests left for its end fails (an ASYNC_FLUSH CommitLog write),
+// none of that read's answers leaves: the connection closes and the peer sees no SEND_OK.
+TEST_F(ConnectionLimitsTest, AFailedEndOfReadActionWithholdsTheReadsAnswers) {
+  StartServer(RemotingServerOptions{});
+  RawSocket raw(server_->port());
+  raw.Write(Frames(kFailingEnd, 1));
+  EXPECT_FALSE(raw.ReadCommand().has_value());
   ExpectServesOthers();
 }
 

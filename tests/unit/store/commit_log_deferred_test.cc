@@ -1,5 +1,6 @@
 // CommitLog::WriteMode::kWithNextFlush: SYNC_FLUSH records left for the next flush to write
-// with one pwrite (commit_log.h). What a user relies on: offsets are assigned at the put,
+// with one pwrite (commit_log.h); and ASYNC_FLUSH records put inside a wake-up batch, left for
+// the batch's end. What a user relies on: offsets are assigned at the put,
 // nothing is readable before it is written, records are written in put order whoever writes
 // them, a file roll and a put written now keep that order, and a failed write of deferred
 // records stops the log instead of publishing a hole.
@@ -10,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/wakeup_batch.h"
 #include "env/fault_injection_env.h"
 #include "env/mem_env.h"
 #include "message/message_format.h"
@@ -25,9 +27,11 @@ using WriteMode = CommitLog::WriteMode;
 
 class CommitLogDeferredTest : public ::testing::Test {
  protected:
-  std::unique_ptr<CommitLog> Open(env::Env* env, const std::string& flush = "SYNC_FLUSH") {
+  std::unique_ptr<CommitLog> Open(env::Env* env, const std::string& flush = "SYNC_FLUSH",
+                                  bool async_through_file = true) {
     StoreConfig config = SmallConfig("/store");
     config.flush_disk_type = flush;
+    config.write_commit_log_through_file_on_async_flush = async_through_file;
     auto cl = std::make_unique<CommitLog>(env, config, &clock_, nullptr);
     EXPECT_TRUE(cl->Load().ok());
     return cl;
@@ -48,6 +52,15 @@ class CommitLogDeferredTest : public ::testing::Test {
       offset += static_cast<int64_t>(d.size);
     }
     return out;
+  }
+
+  // Both logs hold the same bytes from offset 0 to their (equal) ends.
+  static void ExpectSameLog(const CommitLog& a, const CommitLog& b) {
+    ASSERT_EQ(a.MaxOffset(), b.MaxOffset());
+    auto x = a.GetRecord(0, static_cast<int32_t>(a.MaxOffset()));
+    auto y = b.GetRecord(0, static_cast<int32_t>(b.MaxOffset()));
+    ASSERT_TRUE(x.ok() && y.ok());
+    EXPECT_EQ(x->view(), y->view());
   }
 
   std::unique_ptr<env::Env> env_ = env::NewMemEnv();
@@ -87,11 +100,7 @@ TEST_F(CommitLogDeferredTest, SameBytesAsAPutWrittenNow) {
   ASSERT_EQ(now->Append(m.fields).status, PutStatus::kPutOk);
   ASSERT_EQ(deferred->Append(m.fields, WriteMode::kWithNextFlush).status, PutStatus::kPutOk);
   ASSERT_TRUE(deferred->WriteDeferred().ok());
-  ASSERT_EQ(now->MaxOffset(), deferred->MaxOffset());
-  auto x = now->GetRecord(0, static_cast<int32_t>(now->MaxOffset()));
-  auto y = deferred->GetRecord(0, static_cast<int32_t>(deferred->MaxOffset()));
-  ASSERT_TRUE(x.ok() && y.ok());
-  EXPECT_EQ(x->view(), y->view());
+  ExpectSameLog(*now, *deferred);
 }
 
 TEST_F(CommitLogDeferredTest, AsyncFlushWritesAtOnce) {
@@ -101,6 +110,77 @@ TEST_F(CommitLogDeferredTest, AsyncFlushWritesAtOnce) {
   ASSERT_EQ(r.status, PutStatus::kPutOk);
   EXPECT_EQ(cl->MaxOffset(), r.wrote_bytes);
   EXPECT_EQ(cl->DeferredBytes(), 0);
+}
+
+// ASYNC_FLUSH on the IO thread: the puts of one read are written together when its wake-up
+// batch ends, before the batch's owner sends their answers; nothing is readable before.
+TEST_F(CommitLogDeferredTest, AsyncFlushPutsInsideABatchAreWrittenAtItsEnd) {
+  auto cl = Open(env_.get(), "ASYNC_FLUSH");
+  TestMessage a("T", 0, "a"), b("T", 1, "b"), c("T", 0, "c");
+  std::vector<message::RecordFields> batch{b.fields, b.fields};
+  int64_t end = 0;
+  {
+    ScopedWakeupBatch wakeups;
+    PutResult ra = cl->Append(a.fields);
+    PutResult rb = cl->AppendBatch(batch);
+    PutResult rc = cl->Append(c.fields);
+    ASSERT_EQ(ra.status, PutStatus::kPutOk);
+    ASSERT_EQ(rb.status, PutStatus::kPutOk);
+    ASSERT_EQ(rc.status, PutStatus::kPutOk);
+    EXPECT_EQ(rc.queue_offset.value(), 1);
+    end = rc.wrote_offset.value() + rc.wrote_bytes;
+    EXPECT_EQ(cl->MaxOffset(), 0);
+    EXPECT_EQ(cl->DeferredBytes(), end);
+    EXPECT_TRUE(wakeups.Finish());
+    EXPECT_EQ(cl->DeferredBytes(), 0);
+    EXPECT_EQ(cl->MaxOffset(), end);
+  }
+  EXPECT_EQ(Bodies(*cl), (std::vector<std::string>{"a", "b", "b", "c"}));
+  // Outside a batch (a pool thread, a timer): written at once.
+  PutResult rd = cl->Append(a.fields);
+  ASSERT_EQ(rd.status, PutStatus::kPutOk);
+  EXPECT_EQ(cl->MaxOffset(), rd.wrote_offset.value() + rd.wrote_bytes);
+}
+
+// The same bytes whether written by the batch's end or stored into the mapping.
+TEST_F(CommitLogDeferredTest, AsyncFlushBatchWritesTheBytesTheMappingWould) {
+  auto mapped_env = env::NewMemEnv();
+  auto through_file = Open(env_.get(), "ASYNC_FLUSH");
+  auto mapped = Open(mapped_env.get(), "ASYNC_FLUSH", /*async_through_file=*/false);
+  TestMessage m("T", 3, "payload", "TagA");
+  {
+    ScopedWakeupBatch wakeups;
+    ASSERT_EQ(through_file->Append(m.fields).status, PutStatus::kPutOk);
+    ASSERT_EQ(mapped->Append(m.fields).status, PutStatus::kPutOk);
+    EXPECT_EQ(mapped->MaxOffset(), through_file->DeferredBytes());  // stored at once
+    ASSERT_TRUE(wakeups.Finish());
+  }
+  ExpectSameLog(*through_file, *mapped);
+}
+
+// A failed write at the batch's end fails the batch (its owner withholds the answers), publishes
+// nothing, and refuses every later put.
+TEST_F(CommitLogDeferredTest, AsyncFlushFailedBatchWriteFailsTheBatchAndStopsTheLog) {
+  env::FaultInjectionEnv faults(env_.get());
+  auto cl = Open(&faults, "ASYNC_FLUSH");
+  TestMessage a("T", 0, "a");
+  ASSERT_EQ(cl->Append(a.fields).status, PutStatus::kPutOk);
+  const int64_t end = cl->MaxOffset();
+  {
+    ScopedWakeupBatch wakeups;
+    ASSERT_EQ(cl->Append(a.fields).status, PutStatus::kPutOk);
+    faults.FailNext(env::FaultPoint::kWrite, 1);
+    EXPECT_FALSE(wakeups.Finish());
+  }
+  faults.ClearFault(env::FaultPoint::kWrite);
+  EXPECT_EQ(cl->MaxOffset(), end);
+  EXPECT_EQ(cl->Append(a.fields).status, PutStatus::kUnknownError);
+  {
+    ScopedWakeupBatch wakeups;
+    EXPECT_EQ(cl->Append(a.fields).status, PutStatus::kUnknownError);
+    EXPECT_FALSE(wakeups.Finish());  // sticky: a later batch is failed too
+  }
+  EXPECT_EQ(Bodies(*cl), (std::vector<std::string>{"a"}));
 }
 
 TEST_F(CommitLogDeferredTest, APutWrittenNowWritesTheDeferredOnesFirst) {

@@ -276,6 +276,7 @@ TEST_F(CommitLogTest, SyncFlushWritesRecordsThroughTheFileAndAFailedWritePublish
   CommitLog sync_log(&faults, sync_config, &clock_, nullptr);
   ASSERT_TRUE(sync_log.Load().ok());
   StoreConfig async_config = SmallConfig("/async");
+  async_config.write_commit_log_through_file_on_async_flush = false;  // stores into the mapping
   CommitLog async_log(&faults, async_config, &clock_, nullptr);
   ASSERT_TRUE(async_log.Load().ok());
 
