@@ -575,7 +575,7 @@ void Connection::DoWrite() {
 
 void Connection::ContinuePlainWrite() {
   // Our own gather loop instead of asio::async_write: asio hands at most 16 buffers to
-  // each sendmsg, so a pull's answer (a head and 32 records) took three system calls and
+  // each sendmsg, so a pull's answer (a head and 32 records) took two or three system calls and
   // a batch of 64 send answers four, each a TCP transmit and a wake-up of the reader.
   std::vector<asio::const_buffer>& buffers = write_buffers_;
   // The IO thread's, as its read buffer: 16 KiB would be too much for every connection.

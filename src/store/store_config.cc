@@ -181,8 +181,8 @@ ConfigTable StoreConfigTable(StoreConfig* c) {
            "sync as fast as written ones, docs/operations/disk.md)")
       .Add("preWriteCommitLogOnAsyncFlush", &c->pre_write_commit_log_on_async_flush,
            "Apogee: under ASYNC_FLUSH fill the page cache with zeros a short distance ahead of "
-           "the CommitLog writer, nothing synced (default true; false: the writer's stores "
-           "fault the pages in, docs/benchmarks.md)")
+           "the CommitLog writer, nothing synced (default true; false: the writer's own writes "
+           "bring the pages in, docs/benchmarks.md)")
       .Add("writeCommitLogThroughFileOnAsyncFlush",
            &c->write_commit_log_through_file_on_async_flush,
            "Apogee: under ASYNC_FLUSH write records with pwrite, a read's worth at once, instead "

@@ -80,7 +80,9 @@ struct StoreConfig {
   // Apogee (preWriteCommitLogOnAsyncFlush, default true): under ASYNC_FLUSH the page cache is
   // filled with zeros a short distance ahead of the writer, nothing synced, because a store
   // that faults a never-written page in costs the writer far more than the write() that fills
-  // it (docs/benchmarks.md, "ASYNC_FLUSH: the page cache filled ahead of the writer").
+  // it (docs/benchmarks.md, "ASYNC_FLUSH: the page cache filled ahead of the writer"); with
+  // records written by pwrite (below) the gain is smaller, measured in "ASYNC_FLUSH: records
+  // written with pwrite".
   bool pre_write_commit_log_on_async_flush = true;
   // Apogee (writeCommitLogThroughFileOnAsyncFlush, default true): under ASYNC_FLUSH records
   // are written into the CommitLog with pwrite (the requests of one read with one pwrite, before
