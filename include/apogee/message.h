@@ -62,6 +62,11 @@ class Message {
   std::optional<std::string> GetProperty(std::string_view name) const;
   void ClearProperty(std::string_view name);
   const std::map<std::string, std::string, std::less<>>& properties() const { return properties_; }
+  // Replaces the whole table (Java's package-private setProperties), e.g. with one built by
+  // moving the strings of a decoded message.
+  void set_properties(std::map<std::string, std::string, std::less<>> properties) {
+    properties_ = std::move(properties);
+  }
 
   // Set by TransactionProducer on a half message (Java's transactionId).
   const std::string& transaction_id() const { return transaction_id_; }

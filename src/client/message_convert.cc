@@ -24,26 +24,52 @@ Result<message::Message> ToWireMessage(const Message& msg) {
   return wire;
 }
 
+namespace {
+
+// Everything but the body, the offset id and the properties, which the two overloads copy or
+// move.
+void SetStoredFields(const message::MessageExt& ext, const std::string& broker_name,
+                     MessageExt* out) {
+  out->set_topic(ext.topic);
+  out->set_flag(ext.flag);
+  out->set_broker_name(broker_name);
+  out->set_queue_id(ext.queue_id);
+  out->set_queue_offset(ext.queue_offset);
+  out->set_commit_log_offset(ext.commit_log_offset);
+  out->set_store_size(ext.store_size);
+  out->set_sys_flag(ext.sys_flag);
+  out->set_body_crc(ext.body_crc);
+  out->set_born_timestamp(ext.born_timestamp);
+  out->set_born_host(ext.born_host.ToString());
+  out->set_store_timestamp(ext.store_timestamp);
+  out->set_store_host(ext.store_host.ToString());
+  out->set_reconsume_times(ext.reconsume_times);
+  out->set_prepared_transaction_offset(ext.prepared_transaction_offset);
+}
+
+}  // namespace
+
 MessageExt ToPublicMessageExt(const message::MessageExt& ext, const std::string& broker_name) {
   MessageExt out;
-  out.set_topic(ext.topic);
-  out.set_flag(ext.flag);
+  SetStoredFields(ext, broker_name, &out);
   out.set_body(ext.body);
   for (const auto& [name, value] : ext.properties) out.PutProperty(name, value);
   out.set_offset_msg_id(ext.offset_msg_id);
-  out.set_broker_name(broker_name);
-  out.set_queue_id(ext.queue_id);
-  out.set_queue_offset(ext.queue_offset);
-  out.set_commit_log_offset(ext.commit_log_offset);
-  out.set_store_size(ext.store_size);
-  out.set_sys_flag(ext.sys_flag);
-  out.set_body_crc(ext.body_crc);
-  out.set_born_timestamp(ext.born_timestamp);
-  out.set_born_host(ext.born_host.ToString());
-  out.set_store_timestamp(ext.store_timestamp);
-  out.set_store_host(ext.store_host.ToString());
-  out.set_reconsume_times(ext.reconsume_times);
-  out.set_prepared_transaction_offset(ext.prepared_transaction_offset);
+  return out;
+}
+
+MessageExt ToPublicMessageExt(message::MessageExt&& ext, const std::string& broker_name) {
+  MessageExt out;
+  SetStoredFields(ext, broker_name, &out);
+  out.set_body(std::move(ext.body));
+  out.set_offset_msg_id(std::move(ext.offset_msg_id));
+  // A decoded table holds each name once (a later duplicate replaced the earlier in place),
+  // so inserting every pair gives the same map PutProperty would.
+  std::map<std::string, std::string, std::less<>> properties;
+  for (auto& [name, value] : ext.properties.TakeEntries()) {
+    properties.insert_or_assign(std::move(name), std::move(value));
+  }
+  out.set_properties(std::move(properties));
   return out;
 }
 

@@ -20,6 +20,9 @@ Result<message::MessageProperties> ToWireProperties(const Message& msg);
 
 // A received message as the public API shows it. `broker_name` is where it was pulled.
 MessageExt ToPublicMessageExt(const message::MessageExt& ext, const std::string& broker_name);
+// The same, taking the body, ids and property strings from `ext` instead of copying them (a
+// consumer's pulled messages, which nothing reads after the conversion).
+MessageExt ToPublicMessageExt(message::MessageExt&& ext, const std::string& broker_name);
 
 inline protocol::MessageQueue ToProtocolQueue(const MessageQueue& mq) {
   return protocol::MessageQueue{mq.topic(), mq.broker_name(), mq.queue_id()};

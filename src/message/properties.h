@@ -54,6 +54,12 @@ class MessageProperties {
   bool empty() const { return entries_.empty(); }
   size_t size() const { return entries_.size(); }
   const std::vector<Entry>& entries() const { return entries_; }
+  // The pairs, moved out (a received message handed on to the public API without copying
+  // its strings); leaves this empty.
+  std::vector<Entry> TakeEntries() {
+    index_.Clear();
+    return std::exchange(entries_, {});
+  }
   auto begin() const { return entries_.begin(); }
   auto end() const { return entries_.end(); }
 

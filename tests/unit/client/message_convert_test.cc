@@ -55,6 +55,54 @@ TEST(MessageConvertTest, ReceivedMessageToPublic) {
   EXPECT_EQ(out.store_host(), "10.0.0.2:10911");
 }
 
+// The moving overload (a pulled message handed to the push consumer's listener) gives the same
+// public message as the copying one, property for property, with long values and bodies that
+// do not fit a string's inline buffer.
+TEST(MessageConvertTest, MovedReceivedMessageEqualsTheCopiedOne) {
+  message::MessageExt ext;
+  ext.topic = "TopicTest";
+  ext.flag = 5;
+  ext.body = std::string(2048, 'q');
+  ASSERT_TRUE(ext.properties.Set("UNIQ_KEY", "AC11000100002A9F00000000000000C1").ok());
+  ASSERT_TRUE(ext.properties.Set("TAGS", "TagA").ok());
+  ASSERT_TRUE(ext.properties.Set("KEYS", "order-1 order-2 a-key-longer-than-sixteen").ok());
+  ext.queue_id = 1;
+  ext.queue_offset = 9;
+  ext.commit_log_offset = 77;
+  ext.store_size = 2200;
+  ext.sys_flag = 0;
+  ext.body_crc = 123;
+  ext.born_timestamp = 1700000000000;
+  ext.store_timestamp = 1700000000005;
+  ext.born_host = message::HostAddress::IPv4(10, 0, 0, 1, 1234);
+  ext.store_host = message::HostAddress::IPv4(10, 0, 0, 2, 10911);
+  ext.reconsume_times = 4;
+  ext.prepared_transaction_offset = 66;
+  ext.offset_msg_id = "0A00000200002A9F000000000000004D";
+  const MessageExt copied = ToPublicMessageExt(ext, "broker-a");
+  const MessageExt moved = ToPublicMessageExt(std::move(ext), "broker-a");
+  EXPECT_EQ(moved.topic(), copied.topic());
+  EXPECT_EQ(moved.flag(), 5);
+  EXPECT_EQ(moved.body(), std::string(2048, 'q'));
+  EXPECT_EQ(moved.properties(), copied.properties());
+  EXPECT_EQ(moved.properties().size(), 3u);
+  EXPECT_EQ(moved.tags(), "TagA");
+  EXPECT_EQ(moved.msg_id(), "AC11000100002A9F00000000000000C1");
+  EXPECT_EQ(moved.offset_msg_id(), copied.offset_msg_id());
+  EXPECT_EQ(moved.broker_name(), "broker-a");
+  EXPECT_EQ(moved.queue_id(), copied.queue_id());
+  EXPECT_EQ(moved.queue_offset(), copied.queue_offset());
+  EXPECT_EQ(moved.commit_log_offset(), copied.commit_log_offset());
+  EXPECT_EQ(moved.store_size(), copied.store_size());
+  EXPECT_EQ(moved.body_crc(), copied.body_crc());
+  EXPECT_EQ(moved.born_timestamp(), copied.born_timestamp());
+  EXPECT_EQ(moved.store_timestamp(), copied.store_timestamp());
+  EXPECT_EQ(moved.born_host(), copied.born_host());
+  EXPECT_EQ(moved.store_host(), copied.store_host());
+  EXPECT_EQ(moved.reconsume_times(), 4);
+  EXPECT_EQ(moved.prepared_transaction_offset(), 66);
+}
+
 TEST(MessageConvertTest, QueuesBothWays) {
   MessageQueue mq("T", "b", 2);
   protocol::MessageQueue wire = ToProtocolQueue(mq);

@@ -10,7 +10,9 @@
 
 #include "base/coding.h"
 #include "base/crc32.h"
+#include "message/compression.h"
 #include "message/message_format.h"
+#include "message/message_id.h"
 #include "testutil/test_paths.h"
 
 namespace apogee::message {
@@ -481,6 +483,63 @@ TEST(MessageRecordTest, DecodeMessagesReadsBackToBackRecords) {
   EXPECT_EQ((*msgs)[1].queue_offset, 43);
   EXPECT_EQ((*msgs)[1].msg_id(), "DEF");
   EXPECT_TRUE(DecodeMessages("").ok());
+}
+
+// The decoder sizes its vector from the first record: a small record followed by larger ones
+// (fewer fit than estimated) and larger by smaller (more fit) must both come back whole, in order,
+// each message its own record's fields, an IPv6 one's id 56 characters and a compressed one
+// inflated.
+TEST(MessageRecordTest, DecodeMessagesKeepsEveryRecordWhateverTheirSizes) {
+  for (bool small_first : {true, false}) {
+    std::string body;
+    std::vector<std::string> payloads;
+    for (int i = 0; i < 40; ++i) {
+      const bool small = (i == 0) == small_first;
+      payloads.push_back(std::string(small ? 3 : 2000 + i, static_cast<char>('a' + i % 26)));
+    }
+    for (int i = 0; i < 40; ++i) {
+      RecordFields f = SampleFields();
+      f.queue_offset = 100 + i;
+      f.body = payloads[i];
+      std::string compressed;
+      if (i == 7) {
+        compressed = *CompressBody(payloads[i]);
+        f.body = compressed;
+        f.sys_flag = MarkZlibCompressed(0);
+      }
+      if (i == 9)
+        f.store_host =
+            HostAddress::IPv6({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 10911);
+      body += *EncodeRecordToString(f);
+    }
+    auto msgs = DecodeMessages(body);
+    ASSERT_TRUE(msgs.ok()) << msgs.status().ToString();
+    ASSERT_EQ(msgs->size(), 40u);
+    for (int i = 0; i < 40; ++i) {
+      const MessageExt& m = (*msgs)[i];
+      EXPECT_EQ(m.queue_offset, 100 + i);
+      EXPECT_EQ(m.body, payloads[i]) << i;
+      EXPECT_EQ(m.properties.Get("UNIQ_KEY"), "ABC");
+      EXPECT_EQ(m.offset_msg_id, CreateOffsetMsgId(m.store_host, m.commit_log_offset));
+      EXPECT_EQ(m.offset_msg_id.size(), i == 9 ? 56u : 32u);
+    }
+    EXPECT_EQ((*msgs)[7].sys_flag & kCompressedFlag, 0);
+  }
+}
+
+// One bad record fails the whole answer with its index and byte position: a client must not
+// consume past a gap.
+TEST(MessageRecordTest, DecodeMessagesNamesTheFirstBadRecord) {
+  std::string body;
+  for (int i = 0; i < 3; ++i) body += *EncodeRecordToString(SampleFields());
+  const size_t second = body.size() / 3;
+  body[second + 4] = 0x11;  // MAGICCODE of the second record
+  auto msgs = DecodeMessages(body);
+  ASSERT_FALSE(msgs.ok());
+  EXPECT_TRUE(msgs.status().Is(StatusCode::kCorruption)) << msgs.status().ToString();
+  EXPECT_NE(msgs.status().ToString().find("record 1 at byte " + std::to_string(second)),
+            std::string::npos)
+      << msgs.status().ToString();
 }
 
 }  // namespace
