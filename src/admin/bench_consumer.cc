@@ -1,6 +1,9 @@
 #include "admin/bench_consumer.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
 
 #include "admin/client_transport.h"
 #include "client/mq_client_api.h"
@@ -72,10 +75,26 @@ Status ConsumerWorkload::Start(BenchStats* stats) {
 
 void ConsumerWorkload::PullLoop(std::vector<QueueCursor> queues) {
   namespace resp = protocol::response_code;
+  // One round pulls every queue of this thread at once and waits for all the answers: one
+  // wake-up of this thread per round instead of one per queue, and every queue's pull in
+  // flight while the broker serves the others. The answers are decoded here, not on the
+  // client's IO thread, so the threads decode in parallel (a catch-up read needs that).
+  // The remoting client calls every callback exactly once (answer, error or timeout), and a
+  // round always waits for all of them, so the callbacks never outlive `round`.
+  struct Round {
+    std::mutex mu;
+    std::condition_variable done;
+    size_t pending = 0;
+    std::vector<std::optional<Result<client::PullResponse>>> answers;
+  } round;
+  round.answers.resize(queues.size());
   while (!stop_.load(std::memory_order_relaxed)) {
-    bool got_any = false;
-    for (QueueCursor& q : queues) {
-      if (stop_.load(std::memory_order_relaxed)) break;
+    {
+      std::lock_guard<std::mutex> lock(round.mu);
+      round.pending = queues.size();
+    }
+    for (size_t i = 0; i < queues.size(); ++i) {
+      const QueueCursor& q = queues[i];
       protocol::PullMessageRequestHeader header;
       header.consumer_group = config_.group;
       header.topic = config_.topic;
@@ -84,7 +103,22 @@ void ConsumerWorkload::PullLoop(std::vector<QueueCursor> queues) {
       header.max_msg_nums = kPullBatch;
       header.sys_flag = protocol::kPullFlagSubscription;
       header.subscription = "*";
-      auto r = api_->PullMessageSync(q.broker_addr, header, kRpcTimeout);
+      api_->PullMessageAsync(q.broker_addr, header, kRpcTimeout,
+                             [&round, i](Result<client::PullResponse> answer) {
+                               std::lock_guard<std::mutex> lock(round.mu);
+                               round.answers[i] = std::move(answer);
+                               if (--round.pending == 0) round.done.notify_one();
+                             });
+    }
+    {
+      std::unique_lock<std::mutex> lock(round.mu);
+      round.done.wait(lock, [&round] { return round.pending == 0; });
+    }
+    bool got_any = false;
+    for (size_t i = 0; i < queues.size(); ++i) {
+      QueueCursor& q = queues[i];
+      Result<client::PullResponse> r = std::move(*round.answers[i]);
+      round.answers[i].reset();
       if (!r.ok()) {
         stats_->RecordFailure(1);
         continue;

@@ -1,6 +1,7 @@
 // ConsumerWorkload: mqbench's consumer mode. It reads every queue of the topic with the
-// client library's typed PULL_MESSAGE (client::MQClientAPI::PullMessageSync), the queues
-// spread over the threads, and records born-to-consume latency per message. It starts at
+// client library's typed PULL_MESSAGE (client::MQClientAPI::PullMessageAsync), the queues
+// spread over the threads (each pulls all of its queues at once, then decodes the answers),
+// and records born-to-consume latency per message. It starts at
 // each queue's current end (or its minimum with --fromStart) and commits no offsets.
 // (The PushConsumer / LitePullConsumer were not available when this was written; the pull
 // path measures the broker without the client's rebalance and flow control.)
