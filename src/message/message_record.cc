@@ -349,7 +349,7 @@ RecordDecodeResult DecodeRecord(const uint8_t* data, size_t available,
 namespace {
 
 // Fills `msg` (fresh) from the record; DecodeMessages builds each message in its vector slot so
-// that no MessageExt (about 300 bytes of strings and properties) is moved after it is made.
+// that no MessageExt (264 bytes of strings, properties and fields) is moved after it is made.
 Status FillMessageExt(const RecordView& record, bool decompress, MessageExt* msg) {
   msg->topic.assign(record.topic);
   msg->flag = record.flag;
@@ -408,8 +408,11 @@ Result<std::vector<MessageExt>> DecodeMessages(std::string_view body, bool decom
     if (out.empty()) {
       // The records of one answer are mostly alike in size: room for as many as the first
       // one's size fits, so 32 messages cost one allocation here instead of six and 31 moves.
-      // Bounded by the bytes themselves (a record takes at least its fixed header).
-      out.reserve(body.size() / std::max<size_t>(r.size, kRecordFixedSizeV1IPv4) + 1);
+      // Capped (a large answer of small records, or one small record before garbage, must
+      // not reserve hundreds of bytes per byte received): past it the vector grows as usual.
+      constexpr size_t kMaxReserved = 1024;  // Java's largest pullBatchSize
+      out.reserve(std::min(kMaxReserved,
+                           body.size() / std::max<size_t>(r.size, kRecordFixedSizeV1IPv4) + 1));
     }
     APOGEE_RETURN_IF_ERROR(FillMessageExt(r.record, decompress, &out.emplace_back()));
     pos += r.size;

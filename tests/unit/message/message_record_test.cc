@@ -527,6 +527,22 @@ TEST(MessageRecordTest, DecodeMessagesKeepsEveryRecordWhateverTheirSizes) {
   }
 }
 
+// More records than the decoder reserves room for up front (1,024) still all come back.
+TEST(MessageRecordTest, DecodeMessagesReadsPastItsReservation) {
+  std::string body;
+  RecordFields f = SampleFields();
+  for (int i = 0; i < 1500; ++i) {
+    f.queue_offset = i;
+    body += *EncodeRecordToString(f);
+  }
+  auto msgs = DecodeMessages(body);
+  ASSERT_TRUE(msgs.ok()) << msgs.status().ToString();
+  ASSERT_EQ(msgs->size(), 1500u);
+  EXPECT_EQ(msgs->front().queue_offset, 0);
+  EXPECT_EQ(msgs->back().queue_offset, 1499);
+  EXPECT_EQ(msgs->back().body, "payload");
+}
+
 // One bad record fails the whole answer with its index and byte position: a client must not
 // consume past a gap.
 TEST(MessageRecordTest, DecodeMessagesNamesTheFirstBadRecord) {
