@@ -66,7 +66,24 @@ void FuzzRecords(const uint8_t* data, size_t size) {
   }
   // The client decoder over the whole input.
   auto msgs = DecodeMessages(std::string_view(reinterpret_cast<const char*>(data), size));
-  (void)msgs;
+  if (msgs.ok()) {
+    // Built in place, the messages equal what decoding the records one by one gives.
+    DecodeOptions client;
+    client.strict_size = false;
+    size_t at = 0;
+    for (const MessageExt& m : *msgs) {
+      RecordDecodeResult one = DecodeRecord(data + at, size - at, client);
+      Check(one.status == RecordStatus::kMessage);
+      auto expected = ToMessageExt(one.record, /*decompress=*/true);
+      Check(expected.ok());
+      Check(m.body == expected->body && m.topic == expected->topic &&
+            m.properties == expected->properties && m.offset_msg_id == expected->offset_msg_id &&
+            m.queue_offset == expected->queue_offset && m.sys_flag == expected->sys_flag &&
+            m.store_size == expected->store_size);
+      at += one.size;
+    }
+    Check(at == size);
+  }
   DecodeOptions lenient;
   lenient.strict_size = false;
   lenient.read_body = false;
@@ -80,6 +97,10 @@ void FuzzProperties(std::string_view text) {
   Check(encoded.size() == props.EncodedSize());
   Check(MessageProperties::Decode(encoded) == props);
   for (const auto& [key, value] : props) Check(FindProperty(text, key) == std::string_view(value));
+  MessageProperties taken = props;
+  const std::vector<MessageProperties::Entry> entries = taken.TakeEntries();
+  Check(taken.empty() && entries == props.entries());
+  Check(!taken.Get(entries.empty() ? std::string_view("k") : std::string_view(entries[0].first)));
 }
 
 void FuzzBatch(std::string_view body) {
