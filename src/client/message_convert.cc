@@ -26,8 +26,8 @@ Result<message::Message> ToWireMessage(const Message& msg) {
 
 namespace {
 
-// Everything but the body, the offset id and the properties, which the two overloads copy or
-// move.
+// Everything but the body, the offset id, the properties and the hosts, which the two overloads
+// copy, move or format.
 void SetStoredFields(const message::MessageExt& ext, const std::string& broker_name,
                      MessageExt* out) {
   out->set_topic(ext.topic);
@@ -40,27 +40,44 @@ void SetStoredFields(const message::MessageExt& ext, const std::string& broker_n
   out->set_sys_flag(ext.sys_flag);
   out->set_body_crc(ext.body_crc);
   out->set_born_timestamp(ext.born_timestamp);
-  out->set_born_host(ext.born_host.ToString());
   out->set_store_timestamp(ext.store_timestamp);
-  out->set_store_host(ext.store_host.ToString());
   out->set_reconsume_times(ext.reconsume_times);
   out->set_prepared_transaction_offset(ext.prepared_transaction_offset);
 }
 
 }  // namespace
 
+const std::string& HostTextCache::Text(const message::HostAddress& host) {
+  for (size_t i = 0; i < used_; ++i) {
+    if (entries_[i].host == host) return entries_[i].text;
+  }
+  Entry& entry = entries_[next_];
+  entry.host = host;
+  entry.text = host.ToString();
+  // The first host seen (a pull's first store host) stays in slot 0; later new hosts take
+  // turns in slot 1, so a run of born hosts never evicts the store host.
+  if (used_ < 2) ++used_;
+  next_ = 1;
+  return entry.text;
+}
+
 MessageExt ToPublicMessageExt(const message::MessageExt& ext, const std::string& broker_name) {
   MessageExt out;
   SetStoredFields(ext, broker_name, &out);
+  out.set_born_host(ext.born_host.ToString());
+  out.set_store_host(ext.store_host.ToString());
   out.set_body(ext.body);
   for (const auto& [name, value] : ext.properties) out.PutProperty(name, value);
   out.set_offset_msg_id(ext.offset_msg_id);
   return out;
 }
 
-MessageExt ToPublicMessageExt(message::MessageExt&& ext, const std::string& broker_name) {
+MessageExt ToPublicMessageExt(message::MessageExt&& ext, const std::string& broker_name,
+                              HostTextCache* hosts) {
   MessageExt out;
   SetStoredFields(ext, broker_name, &out);
+  out.set_store_host(hosts->Text(ext.store_host));
+  out.set_born_host(hosts->Text(ext.born_host));
   out.set_body(std::move(ext.body));
   out.set_offset_msg_id(std::move(ext.offset_msg_id));
   // A decoded table holds each name once (a later duplicate replaced the earlier in place),

@@ -41,10 +41,12 @@ Result<PullResult> ProcessPullResponse(const PullResponse& response,
   const std::string min_offset = std::to_string(result.min_offset);
   const std::string max_offset = std::to_string(result.max_offset);
   result.msgs.reserve(decoded->size());
+  HostTextCache hosts;
   for (message::MessageExt& ext : *decoded) {
     std::optional<std::string_view> tags = ext.tags();
     if (!SubscriptionMatchesTag(sub, tags.value_or(""), tags.has_value())) continue;
-    MessageExt& msg = result.msgs.emplace_back(ToPublicMessageExt(std::move(ext), mq.broker_name));
+    MessageExt& msg =
+        result.msgs.emplace_back(ToPublicMessageExt(std::move(ext), mq.broker_name, &hosts));
     msg.PutProperty(message::kPropertyMinOffset, min_offset);
     msg.PutProperty(message::kPropertyMaxOffset, max_offset);
   }

@@ -80,7 +80,8 @@ TEST(MessageConvertTest, MovedReceivedMessageEqualsTheCopiedOne) {
   ext.prepared_transaction_offset = 66;
   ext.offset_msg_id = "0A00000200002A9F000000000000004D";
   const MessageExt copied = ToPublicMessageExt(ext, "broker-a");
-  const MessageExt moved = ToPublicMessageExt(std::move(ext), "broker-a");
+  HostTextCache hosts;
+  const MessageExt moved = ToPublicMessageExt(std::move(ext), "broker-a", &hosts);
   EXPECT_EQ(moved.topic(), copied.topic());
   EXPECT_EQ(moved.flag(), 5);
   EXPECT_EQ(moved.body(), std::string(2048, 'q'));
@@ -101,6 +102,27 @@ TEST(MessageConvertTest, MovedReceivedMessageEqualsTheCopiedOne) {
   EXPECT_EQ(moved.store_host(), copied.store_host());
   EXPECT_EQ(moved.reconsume_times(), 4);
   EXPECT_EQ(moved.prepared_transaction_offset(), 66);
+}
+
+// The cache gives each host's own text whatever the order: the store host kept, born hosts
+// taking turns in the other slot, IPv6 bracketed as ToString does.
+TEST(MessageConvertTest, HostTextCacheGivesEachHostItsOwnText) {
+  using message::HostAddress;
+  const HostAddress store = HostAddress::IPv4(10, 0, 0, 2, 10911);
+  const std::vector<HostAddress> born = {
+      HostAddress::IPv4(10, 0, 0, 1, 1234), HostAddress::IPv4(10, 0, 0, 1, 1235),
+      HostAddress::IPv4(10, 0, 0, 3, 1234),
+      HostAddress::IPv6({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 1234)};
+  HostTextCache hosts;
+  for (int round = 0; round < 3; ++round) {
+    for (size_t i = 0; i < born.size(); ++i) {
+      EXPECT_EQ(hosts.Text(store), store.ToString());
+      EXPECT_EQ(hosts.Text(born[i]), born[i].ToString());
+      EXPECT_EQ(hosts.Text(born[i]), born[i].ToString());
+      EXPECT_EQ(hosts.Text(born[(i + 1) % born.size()]), born[(i + 1) % born.size()].ToString());
+    }
+  }
+  EXPECT_EQ(hosts.Text(born[3]), "[fe80::1]:1234");
 }
 
 TEST(MessageConvertTest, QueuesBothWays) {
