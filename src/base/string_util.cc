@@ -5,11 +5,17 @@
 
 namespace apogee {
 
+namespace {
+// std::isspace of the "C" locale (the program never sets another) without a library call per
+// byte: every header number a broker or client parses is trimmed first.
+constexpr bool IsAsciiSpace(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+}  // namespace
+
 std::string_view TrimWhitespace(std::string_view s) {
   size_t b = 0;
-  while (b < s.size() && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (b < s.size() && IsAsciiSpace(static_cast<unsigned char>(s[b]))) ++b;
   size_t e = s.size();
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  while (e > b && IsAsciiSpace(static_cast<unsigned char>(s[e - 1]))) --e;
   return s.substr(b, e - b);
 }
 

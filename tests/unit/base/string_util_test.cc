@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <string>
+
 namespace apogee {
 namespace {
 
@@ -12,6 +15,16 @@ TEST(StringUtilTest, ParseIntegers) {
   EXPECT_FALSE(ParseInt64("4x"));
   EXPECT_FALSE(ParseInt32("3000000000"));
   EXPECT_FALSE(ParseInt32(""));
+}
+
+// Trimming drops exactly the bytes the C locale's isspace calls space, at either end.
+TEST(StringUtilTest, TrimDropsWhatIsspaceCallsSpace) {
+  for (int c = 0; c < 256; ++c) {
+    const std::string one(1, static_cast<char>(c));
+    EXPECT_EQ(TrimWhitespace(one).empty(), std::isspace(c) != 0) << c;
+    EXPECT_EQ(TrimWhitespace(one + "7" + one), std::isspace(c) != 0 ? "7" : one + "7" + one) << c;
+  }
+  EXPECT_EQ(ParseInt32("\t\r\n 12 \v\f"), 12);
 }
 
 TEST(StringUtilTest, Booleans) {
