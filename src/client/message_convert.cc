@@ -51,13 +51,12 @@ const std::string& HostTextCache::Text(const message::HostAddress& host) {
   for (size_t i = 0; i < used_; ++i) {
     if (entries_[i].host == host) return entries_[i].text;
   }
-  Entry& entry = entries_[next_];
-  entry.host = host;
-  entry.text = host.ToString();
   // The first host seen (a pull's first store host) stays in slot 0; later new hosts take
   // turns in slot 1, so a run of born hosts never evicts the store host.
+  Entry& entry = entries_[used_ == 0 ? 0 : 1];
+  entry.host = host;
+  entry.text = host.ToString();
   if (used_ < 2) ++used_;
-  next_ = 1;
   return entry.text;
 }
 

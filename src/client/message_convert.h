@@ -34,8 +34,7 @@ class HostTextCache {
     message::HostAddress host;
     std::string text;
   };
-  Entry entries_[2];  // the store host and the last born host
-  size_t next_ = 0;   // which entry a new host replaces
+  Entry entries_[2];  // the first host seen (a pull's store host) and the last other one
   size_t used_ = 0;
 };
 

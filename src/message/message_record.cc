@@ -408,8 +408,9 @@ Result<std::vector<MessageExt>> DecodeMessages(std::string_view body, bool decom
     if (out.empty()) {
       // The records of one answer are mostly alike in size: room for as many as the first
       // one's size fits, so 32 messages cost one allocation here instead of six and 31 moves.
-      // Capped (a large answer of small records, or one small record before garbage, must
-      // not reserve hundreds of bytes per byte received): past it the vector grows as usual.
+      // Capped: a message takes about three times the bytes of a minimal record, so a large
+      // answer of small records (or one small record before garbage) would reserve megabytes
+      // before anything is decoded; past the cap the vector grows as usual.
       constexpr size_t kMaxReserved = 1024;  // Java's largest pullBatchSize
       out.reserve(std::min(kMaxReserved,
                            body.size() / std::max<size_t>(r.size, kRecordFixedSizeV1IPv4) + 1));
